@@ -1,0 +1,31 @@
+import type { Context } from 'hono'
+import type { SandboxEnv } from '../app.js'
+import { insufficientPermissions, unauthenticated } from '../http/errors.js'
+import { findToken, type Principal } from './grants.js'
+import { API_SCOPES, type Access, type Api } from './scopes.js'
+
+/**
+ * Authenticates the bearer token of an API call and checks its scope:
+ * reads accept the read-only scope or the full one, writes need the full one.
+ */
+export async function requireAccess(c: Context<SandboxEnv>, api: Api, access: Access): Promise<Principal> {
+  const principal = await authenticate(c)
+  const accepted: readonly string[] = API_SCOPES[api][access]
+  if (!accepted.some((s) => principal.scopes.has(s))) {
+    const prefix = c.var.sandbox.config.scopePrefix
+    throw insufficientPermissions(
+      `Request had insufficient authentication scopes: this call needs ${accepted.map((s) => prefix + s).join(' or ')}.`,
+    )
+  }
+  return principal
+}
+
+/** The principal behind the request's bearer token, or the provider's 401. */
+export async function authenticate(c: Context<SandboxEnv>): Promise<Principal> {
+  const header = c.req.header('authorization') ?? ''
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  if (!match?.[1]) throw unauthenticated('Request is missing a valid bearer token (Authorization: Bearer <token>).')
+  const principal = await findToken(c.var.sandbox.db, match[1], 'access')
+  if (!principal) throw unauthenticated('Request had invalid authentication credentials: the access token is expired, revoked or unknown.')
+  return principal
+}

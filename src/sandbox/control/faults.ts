@@ -1,0 +1,63 @@
+import { z } from 'zod'
+
+export const faultSpec = z
+  .object({
+    match: z
+      .object({
+        method: z.string().min(1).optional(),
+        /** The raw path without query; `*` matches any run of characters. */
+        path: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    times: z.number().int().min(1).max(10_000).default(1),
+    status: z.number().int().min(400).max(599).optional(),
+    delayMs: z.number().int().min(0).max(120_000).optional(),
+    retryAfter: z.number().int().min(0).max(86_400).optional(),
+    /** true: drop the connection without handling the request; "after": handle it, then drop. */
+    reset: z.union([z.boolean(), z.literal('after')]).optional(),
+  })
+  .strict()
+
+export type FaultSpec = z.infer<typeof faultSpec>
+
+interface Fault extends FaultSpec {
+  remaining: number
+  pathPattern?: RegExp
+}
+
+/** Faults queued by the control API; each matching request uses up one. */
+export class FaultBook {
+  private faults: Fault[] = []
+
+  add(spec: FaultSpec): void {
+    const path = spec.match.path
+    this.faults.push({
+      ...spec,
+      remaining: spec.times,
+      pathPattern: path?.includes('*')
+        ? new RegExp('^' + path.split('*').map(escapeRegExp).join('.*') + '$')
+        : undefined,
+    })
+  }
+
+  /** The first queued fault that matches, used up by this call. */
+  take(method: string, path: string): FaultSpec | undefined {
+    const index = this.faults.findIndex(
+      (f) =>
+        (!f.match.method || f.match.method.toUpperCase() === method.toUpperCase()) &&
+        (!f.match.path || (f.pathPattern ? f.pathPattern.test(path) : f.match.path === path)),
+    )
+    if (index < 0) return undefined
+    const fault = this.faults[index]!
+    fault.remaining -= 1
+    if (fault.remaining <= 0) this.faults.splice(index, 1)
+    return fault
+  }
+
+  clear(): void {
+    this.faults = []
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,0 +1,64 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { SandboxEnv } from '../app.js'
+import { ensureUser, userAssets, userName } from '../account/users.js'
+import { createGrant } from '../auth/grants.js'
+import { SHORT_SCOPES } from '../auth/scopes.js'
+import { readJsonObject } from '../http/body.js'
+import { parseOrInvalid } from '../http/validate.js'
+import { faultSpec } from './faults.js'
+
+const tokenRequest = z
+  .object({
+    user: userName,
+    scopes: z.array(z.enum(SHORT_SCOPES as [string, ...string[]])).min(1, 'give at least one scope'),
+    client: z.string().min(1).max(200).default('sandbox-control'),
+    /** Lifetime of the access token; tests of expiry and refresh set it low. */
+    expires_in: z.number().int().min(1).max(86_400).optional(),
+  })
+  .strict()
+
+/**
+ * The control API (DESIGN §4): for tests and demos, unauthenticated by design, and only ever
+ * served by the sandbox, which binds to loopback unless told otherwise.
+ */
+export function controlRoutes() {
+  const control = new Hono<SandboxEnv>()
+
+  control.post('/tokens', async (c) => {
+    const { db, config } = c.var.sandbox
+    const req = parseOrInvalid(tokenRequest, await readJsonObject(c))
+    await ensureUser(db, req.user)
+    const ttl = req.expires_in ?? config.accessTokenTtlSeconds
+    const { tokens } = await createGrant(db, { user: req.user, client: req.client, scopes: req.scopes }, ttl)
+    return c.json({ access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_in: tokens.expires_in })
+  })
+
+  control.get('/users/:user', async (c) => {
+    const user = parseOrInvalid(userName, c.req.param('user'), 'user')
+    await ensureUser(c.var.sandbox.db, user)
+    return c.json({ user, ...userAssets(user) })
+  })
+
+  control.post('/faults', async (c) => {
+    const spec = parseOrInvalid(faultSpec, await readJsonObject(c))
+    c.var.sandbox.faults.add(spec)
+    return c.json({ queued: spec })
+  })
+
+  control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))
+
+  control.post('/reset', async (c) => {
+    const { db, faults, requests } = c.var.sandbox
+    await db.transaction().execute(async (trx) => {
+      for (const table of ['tasks', 'task_lists', 'surface_items', 'oauth_tokens', 'oauth_grants', 'oauth_codes', 'sessions', 'users'] as const) {
+        await trx.deleteFrom(table).execute()
+      }
+    })
+    faults.clear()
+    requests.clear()
+    return c.json({ reset: true })
+  })
+
+  return control
+}

@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, Migrator, SqliteDialect, type KyselyPlugin } from 'kysely'
+import { sandboxMigrations } from './migrations.js'
+import type { SandboxDatabase } from './schema.js'
+
+export type SandboxDb = Kysely<SandboxDatabase>
+
+export interface OpenOptions {
+  /** A file path, or ':memory:'. */
+  file: string
+  /** Extra query-layer plugins (the benchmark counts rows written with one). */
+  plugins?: KyselyPlugin[]
+}
+
+/** Opens the sandbox's SQLite database and brings its schema up to date. */
+export async function openSandboxDb({ file, plugins = [] }: OpenOptions): Promise<SandboxDb> {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const sqlite = new SQLite(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<SandboxDatabase>({ dialect: new SqliteDialect({ database: sqlite }), plugins })
+  const { error, results } = await new Migrator({ db, provider: sandboxMigrations }).migrateToLatest()
+  if (error) {
+    await db.destroy()
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new Error(`sandbox database migration ${failed} failed: ${String(error)}`)
+  }
+  return db
+}

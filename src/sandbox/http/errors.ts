@@ -1,0 +1,119 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+
+/** The canonical statuses of the provider's JSON error shape (DESIGN §4). */
+export type ProviderStatus =
+  | 'INVALID_ARGUMENT'
+  | 'FAILED_PRECONDITION'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'RESOURCE_EXHAUSTED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE'
+  | 'DEADLINE_EXCEEDED'
+
+export interface ProviderErrorBody {
+  error: {
+    code: number
+    message: string
+    status: ProviderStatus
+    errors: { reason: string; message: string; domain: 'global' }[]
+  }
+}
+
+/** A failure the provider reports to its caller, in the provider's JSON shape. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ContentfulStatusCode,
+    readonly status: ProviderStatus,
+    readonly reason: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'ProviderError'
+  }
+
+  body(): ProviderErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        status: this.status,
+        errors: [{ reason: this.reason, message: this.message, domain: 'global' }],
+      },
+    }
+  }
+
+  response(): Response {
+    return Response.json(this.body(), {
+      status: this.code,
+      headers: { 'Cache-Control': 'no-store', ...this.headers },
+    })
+  }
+}
+
+export const invalidArgument = (message: string) =>
+  new ProviderError(400, 'INVALID_ARGUMENT', 'invalid', message)
+
+export const failedPrecondition = (message: string) =>
+  new ProviderError(400, 'FAILED_PRECONDITION', 'failedPrecondition', message)
+
+export const limitExceeded = (message: string) =>
+  new ProviderError(400, 'FAILED_PRECONDITION', 'limitExceeded', message)
+
+export const unauthenticated = (message: string) =>
+  new ProviderError(401, 'UNAUTHENTICATED', 'authError', message, {
+    'WWW-Authenticate': 'Bearer error="invalid_token"',
+  })
+
+export const insufficientPermissions = (message: string) =>
+  new ProviderError(403, 'PERMISSION_DENIED', 'insufficientPermissions', message, {
+    'WWW-Authenticate': 'Bearer error="insufficient_scope"',
+  })
+
+export const forbidden = (message: string) =>
+  new ProviderError(403, 'PERMISSION_DENIED', 'forbidden', message)
+
+export const notFound = (message: string) =>
+  new ProviderError(404, 'NOT_FOUND', 'notFound', message)
+
+export const conditionNotMet = (message: string) =>
+  new ProviderError(412, 'FAILED_PRECONDITION', 'conditionNotMet', message)
+
+export const payloadTooLarge = (message: string) =>
+  new ProviderError(413, 'INVALID_ARGUMENT', 'invalid', message)
+
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new ProviderError(429, 'RESOURCE_EXHAUSTED', 'rateLimitExceeded', message, {
+    'Retry-After': String(retryAfterSeconds),
+  })
+
+/** The status and reason that go with an HTTP code, for injected faults. */
+export function errorForStatus(code: number, message: string): ProviderError {
+  switch (code) {
+    case 400:
+      return invalidArgument(message)
+    case 401:
+      return unauthenticated(message)
+    case 403:
+      return forbidden(message)
+    case 404:
+      return notFound(message)
+    case 412:
+      return conditionNotMet(message)
+    case 429:
+      return new ProviderError(429, 'RESOURCE_EXHAUSTED', 'rateLimitExceeded', message)
+    case 503:
+      return new ProviderError(503, 'UNAVAILABLE', 'backendError', message)
+    case 504:
+      return new ProviderError(504, 'DEADLINE_EXCEEDED', 'backendError', message)
+    default:
+      return new ProviderError(
+        (code >= 400 && code <= 599 ? code : 500) as ContentfulStatusCode,
+        code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT',
+        code >= 500 ? 'backendError' : 'invalid',
+        message,
+      )
+  }
+}

@@ -1,12 +1,22 @@
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { accountRoutes } from './account/routes.js'
+import { oauthRoutes } from './auth/routes.js'
 import { controlRoutes } from './control/routes.js'
 import type { FaultBook } from './control/faults.js'
 import type { RequestLog } from './control/request-log.js'
 import type { SandboxConfig } from './config.js'
 import type { SandboxDb } from './db/open.js'
-import { errorForStatus, invalidArgument, notFound, payloadTooLarge, ProviderError, rateLimited } from './http/errors.js'
+import { taskRoutes } from './tasks/routes.js'
+import {
+  errorForStatus,
+  invalidArgument,
+  notFound,
+  payloadTooLarge,
+  ProviderError,
+  rateLimited,
+} from './http/errors.js'
 
 /** Everything a request handler of the sandbox can reach. */
 export interface SandboxState {
@@ -36,14 +46,20 @@ export function createSandboxApp(state: SandboxState): Hono<SandboxEnv> {
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: () => payloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`).response(),
+      onError: () =>
+        payloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`).response(),
     }),
   )
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
   app.route('/_sandbox', controlRoutes())
+  app.route('/tasks/v1', taskRoutes())
+  app.route('/', oauthRoutes())
+  app.route('/account', accountRoutes())
 
-  app.notFound((c) => notFound(`No such resource: ${c.req.method} ${rawPath(c.req.url)}`).response())
+  app.notFound((c) =>
+    notFound(`No such resource: ${c.req.method} ${rawPath(c.req.url)}`).response(),
+  )
   app.onError((err) => {
     if (err instanceof ProviderError) return err.response()
     console.error('sandbox: unexpected error', err)
@@ -77,7 +93,9 @@ const faultsAndRequestLog: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   if (fault?.status) {
     const message = `Injected fault: ${fault.status}.`
     const error =
-      fault.status === 429 ? rateLimited('Rate limit exceeded (injected fault).', fault.retryAfter ?? 1) : errorForStatus(fault.status, message)
+      fault.status === 429
+        ? rateLimited('Rate limit exceeded (injected fault).', fault.retryAfter ?? 1)
+        : errorForStatus(fault.status, message)
     if (fault.retryAfter !== undefined) error.headers['Retry-After'] = String(fault.retryAfter)
     requests.record({ method: c.req.method, path, status: fault.status })
     return error.response()
@@ -101,9 +119,12 @@ const rejectBadPercentEncoding: MiddlewareHandler<SandboxEnv> = async (c, next) 
   const query = queryAt < 0 ? '' : target.slice(queryAt + 1)
   try {
     if (path.includes('%')) decodeURIComponent(path)
-    if (query.includes('%')) for (const part of query.split('&')) decodeURIComponent(part.replace(/\+/g, ' '))
+    if (query.includes('%'))
+      for (const part of query.split('&')) decodeURIComponent(part.replace(/\+/g, ' '))
   } catch {
-    throw invalidArgument('The URL has invalid percent-encoding: encode "%" as %25 and use only valid UTF-8 escapes.')
+    throw invalidArgument(
+      'The URL has invalid percent-encoding: encode "%" as %25 and use only valid UTF-8 escapes.',
+    )
   }
   await next()
 }

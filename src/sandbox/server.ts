@@ -1,9 +1,14 @@
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { createSandboxApp, type SandboxState } from './app.js'
-import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS, DEFAULT_SCOPE_PREFIX, type SandboxConfig } from './config.js'
+import {
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  DEFAULT_SCOPE_PREFIX,
+  type SandboxConfig,
+} from './config.js'
 import { FaultBook } from './control/faults.js'
 import { RequestLog } from './control/request-log.js'
+import type { KyselyPlugin } from 'kysely'
 import { openSandboxDb, type SandboxDb } from './db/open.js'
 
 export interface SandboxOptions {
@@ -15,6 +20,8 @@ export interface SandboxOptions {
   publicUrl?: string
   scopePrefix?: string
   accessTokenTtlSeconds?: number
+  /** Query-layer plugins, e.g. the benchmark's counter of rows written. */
+  plugins?: KyselyPlugin[]
 }
 
 export interface RunningSandbox {
@@ -27,7 +34,8 @@ export interface RunningSandbox {
 /** Opens the sandbox's store and serves it; resolves once it answers /healthz. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1'
-  const db = await openSandboxDb({ file: options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'sandbox.db') })
+  const file = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'sandbox.db')
+  const db = await openSandboxDb({ file, plugins: options.plugins })
   const config: SandboxConfig = {
     publicUrl: options.publicUrl ?? '',
     scopePrefix: options.scopePrefix ?? DEFAULT_SCOPE_PREFIX,

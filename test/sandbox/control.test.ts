@@ -9,7 +9,9 @@ describe('sandbox control API', () => {
   })
 
   it('POST /_sandbox/tokens creates the user and returns working tokens', async () => {
-    const res = await sandbox.request('POST', '/_sandbox/tokens', { body: { user: 'carol', scopes: ['tasks.readonly'] } })
+    const res = await sandbox.request('POST', '/_sandbox/tokens', {
+      body: { user: 'carol', scopes: ['tasks.readonly'] },
+    })
     expect(res.status).toBe(200)
     expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token'])
     expect(res.body.expires_in).toBeGreaterThan(0)
@@ -31,7 +33,9 @@ describe('sandbox control API', () => {
   })
 
   it('bad control input gets a 400 naming the field', async () => {
-    const res = await sandbox.request('POST', '/_sandbox/tokens', { body: { user: 'erin', scopes: ['tasks.write'] } })
+    const res = await sandbox.request('POST', '/_sandbox/tokens', {
+      body: { user: 'erin', scopes: ['tasks.write'] },
+    })
     expect(res.status).toBe(400)
     expect(providerError(res).message).toContain('scopes')
   })
@@ -58,14 +62,18 @@ describe('sandbox control API', () => {
 
   it('faults: a reset drops the connection and is logged with status 0', async () => {
     await sandbox.request('POST', '/_sandbox/reset')
-    await sandbox.request('POST', '/_sandbox/faults', { body: { match: { path: '/tasks/v1/lists' }, reset: true } })
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { path: '/tasks/v1/lists' }, reset: true },
+    })
     await expect(fetch(sandbox.url + '/tasks/v1/lists')).rejects.toThrow()
     const log = await sandbox.request('GET', '/_sandbox/requests')
     expect(log.body).toEqual([{ method: 'GET', path: '/tasks/v1/lists', status: 0 }])
   })
 
   it('faults: a delay holds the answer back by at least delayMs', async () => {
-    await sandbox.request('POST', '/_sandbox/faults', { body: { match: { path: '/healthz-never' }, delayMs: 300, status: 503 } })
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { path: '/healthz-never' }, delayMs: 300, status: 503 },
+    })
     const started = Date.now()
     const res = await sandbox.request('GET', '/healthz-never')
     expect(res.status).toBe(503)

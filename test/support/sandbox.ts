@@ -31,8 +31,14 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
     },
 
     /** An access token for `user` from the control API. */
-    async token(user: string, scopes: string[] = ['tasks'], extra: Record<string, unknown> = {}): Promise<string> {
-      const res = await harness.request('POST', '/_sandbox/tokens', { body: { user, scopes, ...extra } })
+    async token(
+      user: string,
+      scopes: string[] = ['tasks'],
+      extra: Record<string, unknown> = {},
+    ): Promise<string> {
+      const res = await harness.request('POST', '/_sandbox/tokens', {
+        body: { user, scopes, ...extra },
+      })
       if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`)
       return res.body.access_token as string
     },
@@ -41,7 +47,12 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
     async request<T = any>(
       method: string,
       path: string,
-      init: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+      init: {
+        token?: string
+        body?: unknown
+        rawBody?: string
+        headers?: Record<string, string>
+      } = {},
     ): Promise<ApiResponse<T>> {
       const headers: Record<string, string> = { ...init.headers }
       if (init.token) headers.authorization = `Bearer ${init.token}`
@@ -53,7 +64,8 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
       const res = await fetch(harness.url + path, { method, headers, body, redirect: 'manual' })
       const text = await res.text()
       let parsed: unknown = undefined
-      if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
+      if (text && (res.headers.get('content-type') ?? '').includes('json'))
+        parsed = JSON.parse(text)
       return { status: res.status, headers: res.headers, body: parsed as T, text }
     },
   }
@@ -66,5 +78,10 @@ export function providerError(res: ApiResponse) {
   if (!error || typeof error.message !== 'string' || !Array.isArray(error.errors)) {
     throw new Error(`expected the provider's error shape, got ${res.status}: ${res.text}`)
   }
-  return error as { code: number; message: string; status: string; errors: { reason: string; message: string; domain: string }[] }
+  return error as {
+    code: number
+    message: string
+    status: string
+    errors: { reason: string; message: string; domain: string }[]
+  }
 }

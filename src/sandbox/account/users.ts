@@ -23,7 +23,12 @@ export async function ensureUser(db: SandboxDb, user: string): Promise<void> {
     if (Number(created.numInsertedOrUpdatedRows ?? 0) === 0) return
     await trx
       .insertInto('task_lists')
-      .values({ id: randomBytes(12).toString('base64url'), user_id: user, title: DEFAULT_LIST_TITLE, updated: now })
+      .values({
+        id: randomBytes(12).toString('base64url'),
+        user_id: user,
+        title: DEFAULT_LIST_TITLE,
+        updated: now,
+      })
       .execute()
   })
 }
@@ -33,9 +38,14 @@ export async function ensureUser(db: SandboxDb, user: string): Promise<void> {
  * same on every run (one URL-prefix site, one domain property, two numeric property ids).
  */
 export function userAssets(user: string): { sites: string[]; properties: string[] } {
-  const slug = user.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user'
+  const slug =
+    user
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'user'
   const digest = createHash('sha256').update(user).digest()
-  const propertyId = (offset: number) => String(100_000_000 + (digest.readUInt32BE(offset) % 900_000_000))
+  const propertyId = (offset: number) =>
+    String(100_000_000 + (digest.readUInt32BE(offset) % 900_000_000))
   return {
     sites: [`https://www.${slug}.example/`, `sc-domain:${slug}.example`],
     properties: [propertyId(0), propertyId(4)],

@@ -8,7 +8,11 @@ import { API_SCOPES, type Access, type Api } from './scopes.js'
  * Authenticates the bearer token of an API call and checks its scope:
  * reads accept the read-only scope or the full one, writes need the full one.
  */
-export async function requireAccess(c: Context<SandboxEnv>, api: Api, access: Access): Promise<Principal> {
+export async function requireAccess(
+  c: Context<SandboxEnv>,
+  api: Api,
+  access: Access,
+): Promise<Principal> {
   const principal = await authenticate(c)
   const accepted: readonly string[] = API_SCOPES[api][access]
   if (!accepted.some((s) => principal.scopes.has(s))) {
@@ -24,8 +28,14 @@ export async function requireAccess(c: Context<SandboxEnv>, api: Api, access: Ac
 export async function authenticate(c: Context<SandboxEnv>): Promise<Principal> {
   const header = c.req.header('authorization') ?? ''
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-  if (!match?.[1]) throw unauthenticated('Request is missing a valid bearer token (Authorization: Bearer <token>).')
+  if (!match?.[1])
+    throw unauthenticated(
+      'Request is missing a valid bearer token (Authorization: Bearer <token>).',
+    )
   const principal = await findToken(c.var.sandbox.db, match[1], 'access')
-  if (!principal) throw unauthenticated('Request had invalid authentication credentials: the access token is expired, revoked or unknown.')
+  if (!principal)
+    throw unauthenticated(
+      'Request had invalid authentication credentials: the access token is expired, revoked or unknown.',
+    )
   return principal
 }

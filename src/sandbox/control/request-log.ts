@@ -14,7 +14,8 @@ export class RequestLog {
 
   record(entry: LoggedRequest): void {
     this.entries.push(entry)
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity)
+    if (this.entries.length > this.capacity)
+      this.entries.splice(0, this.entries.length - this.capacity)
   }
 
   list(): readonly LoggedRequest[] {

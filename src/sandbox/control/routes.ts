@@ -7,11 +7,14 @@ import { SHORT_SCOPES } from '../auth/scopes.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
 import { faultSpec } from './faults.js'
+import { taskFixtureRoutes } from './task-fixtures.js'
 
 const tokenRequest = z
   .object({
     user: userName,
-    scopes: z.array(z.enum(SHORT_SCOPES as [string, ...string[]])).min(1, 'give at least one scope'),
+    scopes: z
+      .array(z.enum(SHORT_SCOPES as [string, ...string[]]))
+      .min(1, 'give at least one scope'),
     client: z.string().min(1).max(200).default('sandbox-control'),
     /** Lifetime of the access token; tests of expiry and refresh set it low. */
     expires_in: z.number().int().min(1).max(86_400).optional(),
@@ -30,8 +33,16 @@ export function controlRoutes() {
     const req = parseOrInvalid(tokenRequest, await readJsonObject(c))
     await ensureUser(db, req.user)
     const ttl = req.expires_in ?? config.accessTokenTtlSeconds
-    const { tokens } = await createGrant(db, { user: req.user, client: req.client, scopes: req.scopes }, ttl)
-    return c.json({ access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_in: tokens.expires_in })
+    const { tokens } = await createGrant(
+      db,
+      { user: req.user, client: req.client, scopes: req.scopes },
+      ttl,
+    )
+    return c.json({
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
+      expires_in: tokens.expires_in,
+    })
   })
 
   control.get('/users/:user', async (c) => {
@@ -46,12 +57,23 @@ export function controlRoutes() {
     return c.json({ queued: spec })
   })
 
+  control.route('/', taskFixtureRoutes())
+
   control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))
 
   control.post('/reset', async (c) => {
     const { db, faults, requests } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
-      for (const table of ['tasks', 'task_lists', 'surface_items', 'oauth_tokens', 'oauth_grants', 'oauth_codes', 'sessions', 'users'] as const) {
+      for (const table of [
+        'tasks',
+        'task_lists',
+        'surface_items',
+        'oauth_tokens',
+        'oauth_grants',
+        'oauth_codes',
+        'sessions',
+        'users',
+      ] as const) {
         await trx.deleteFrom(table).execute()
       }
     })

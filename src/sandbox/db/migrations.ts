@@ -18,7 +18,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('title', 'text', (c) => c.notNull())
         .addColumn('updated', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('task_lists_by_user').on('task_lists').columns(['user_id', 'seq']).execute()
+      await db.schema
+        .createIndex('task_lists_by_user')
+        .on('task_lists')
+        .columns(['user_id', 'seq'])
+        .execute()
 
       await db.schema
         .createTable('tasks')
@@ -47,8 +51,16 @@ const migrations: Record<string, Migration> = {
         .columns(['list_id', 'parent_id', 'position', 'id'])
         .execute()
       // Count limits: non-hidden tasks per list, tasks per user.
-      await db.schema.createIndex('tasks_by_list_visibility').on('tasks').columns(['list_id', 'hidden', 'deleted']).execute()
-      await db.schema.createIndex('tasks_by_user').on('tasks').columns(['user_id', 'deleted']).execute()
+      await db.schema
+        .createIndex('tasks_by_list_visibility')
+        .on('tasks')
+        .columns(['list_id', 'hidden', 'deleted'])
+        .execute()
+      await db.schema
+        .createIndex('tasks_by_user')
+        .on('tasks')
+        .columns(['user_id', 'deleted'])
+        .execute()
 
       await db.schema
         .createTable('surface_items')
@@ -80,7 +92,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('scopes', 'text', (c) => c.notNull())
         .addColumn('created', 'text', (c) => c.notNull())
         .execute()
-      await db.schema.createIndex('oauth_grants_by_user').on('oauth_grants').columns(['user_id', 'client_id']).execute()
+      await db.schema
+        .createIndex('oauth_grants_by_user')
+        .on('oauth_grants')
+        .columns(['user_id', 'client_id'])
+        .execute()
 
       await db.schema
         .createTable('oauth_tokens')
@@ -89,7 +105,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('expires_at', 'integer')
         .execute()
-      await db.schema.createIndex('oauth_tokens_by_grant').on('oauth_tokens').column('grant_id').execute()
+      await db.schema
+        .createIndex('oauth_tokens_by_grant')
+        .on('oauth_tokens')
+        .column('grant_id')
+        .execute()
 
       await db.schema
         .createTable('sessions')
@@ -97,6 +117,12 @@ const migrations: Record<string, Migration> = {
         .addColumn('user_id', 'text', (c) => c.notNull())
         .addColumn('created', 'text', (c) => c.notNull())
         .execute()
+    },
+  },
+  '0002_token_scopes': {
+    // A refreshed access token may carry fewer scopes than its grant (a narrowing refresh).
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('oauth_tokens').addColumn('scopes', 'text').execute()
     },
   },
 }

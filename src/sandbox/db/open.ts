@@ -21,8 +21,14 @@ export async function openSandboxDb({ file, plugins = [] }: OpenOptions): Promis
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<SandboxDatabase>({ dialect: new SqliteDialect({ database: sqlite }), plugins })
-  const { error, results } = await new Migrator({ db, provider: sandboxMigrations }).migrateToLatest()
+  const db = new Kysely<SandboxDatabase>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins,
+  })
+  const { error, results } = await new Migrator({
+    db,
+    provider: sandboxMigrations,
+  }).migrateToLatest()
   if (error) {
     await db.destroy()
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'

@@ -91,6 +91,8 @@ export interface OAuthTokenTable {
   kind: 'access' | 'refresh'
   /** Unix milliseconds; null for refresh tokens, which live until revoked. */
   expires_at: number | null
+  /** Space-separated short names when narrower than the grant's (a narrowing refresh); else null. */
+  scopes: string | null
 }
 
 export interface SessionTable {

@@ -2,7 +2,10 @@ import type { Context } from 'hono'
 import { invalidArgument } from './errors.js'
 
 /** Reads a JSON object body, or fails with the provider's 400 saying what is wrong. */
-export async function readJsonObject(c: Context, { required = true } = {}): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  c: Context,
+  { required = true } = {},
+): Promise<Record<string, unknown>> {
   const text = await c.req.text()
   if (text.trim() === '') {
     if (required) throw invalidArgument('The request needs a JSON object body.')

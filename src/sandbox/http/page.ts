@@ -9,7 +9,10 @@ type Body = HtmlEscapedString | Promise<HtmlEscapedString>
  * never cached. Values interpolated with `html` are escaped.
  */
 export function page(c: Context, title: string, body: Body, status: 200 | 400 | 404 | 410 = 200) {
-  c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'")
+  c.header(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+  )
   c.header('X-Frame-Options', 'DENY')
   c.header('Cache-Control', 'no-store')
   c.header('Referrer-Policy', 'no-referrer')
@@ -21,14 +24,44 @@ export function page(c: Context, title: string, body: Body, status: 200 | 400 | 
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>${title} · Sandbox provider</title>
           <style>
-            body { font: 16px/1.5 system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; }
-            header { font-size: 0.85rem; color: #666; border-bottom: 1px solid #ddd; margin-bottom: 1.5rem; }
-            button { font: inherit; padding: 0.35rem 1rem; margin-right: 0.5rem; }
-            input[type='text'] { font: inherit; padding: 0.3rem; }
-            .done { text-decoration: line-through; color: #777; }
-            .target { background: #fff7cc; }
-            ul.tasks { list-style: none; padding-left: 0; }
-            ul.tasks ul.tasks { padding-left: 1.5rem; }
+            body {
+              font:
+                16px/1.5 system-ui,
+                sans-serif;
+              max-width: 44rem;
+              margin: 2rem auto;
+              padding: 0 1rem;
+              color: #1b1b1b;
+            }
+            header {
+              font-size: 0.85rem;
+              color: #666;
+              border-bottom: 1px solid #ddd;
+              margin-bottom: 1.5rem;
+            }
+            button {
+              font: inherit;
+              padding: 0.35rem 1rem;
+              margin-right: 0.5rem;
+            }
+            input[type='text'] {
+              font: inherit;
+              padding: 0.3rem;
+            }
+            .done {
+              text-decoration: line-through;
+              color: #777;
+            }
+            .target {
+              background: #fff7cc;
+            }
+            ul.tasks {
+              list-style: none;
+              padding-left: 0;
+            }
+            ul.tasks ul.tasks {
+              padding-left: 1.5rem;
+            }
           </style>
         </head>
         <body>

@@ -1,0 +1,30 @@
+import type { Context } from 'hono'
+
+/** Why a form body could not be read: the caller answers in its own error shape. */
+export class FormError extends Error {
+  override name = 'FormError'
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded'
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (what HTML forms and OAuth clients send).
+ * A body without a content type is read as a form; any other type is refused.
+ */
+export async function readForm(c: Context): Promise<URLSearchParams> {
+  const type = c.req.header('content-type')
+  if (type !== undefined && type.split(';')[0]!.trim().toLowerCase() !== FORM_TYPE) {
+    throw new FormError(`Send the parameters as ${FORM_TYPE}, not ${type.split(';')[0]!.trim()}.`)
+  }
+  return new URLSearchParams(await c.req.text())
+}
+
+/** The names among `names` sent more than once (RFC 6749 §3.1: each at most once). */
+export function repeated(params: URLSearchParams, names: readonly string[]): string[] {
+  return names.filter((name) => params.getAll(name).length > 1)
+}
+
+/** The names among `names` that are missing or empty. */
+export function missing(params: URLSearchParams, names: readonly string[]): string[] {
+  return names.filter((name) => !params.get(name))
+}

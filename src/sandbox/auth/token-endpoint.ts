@@ -1,0 +1,156 @@
+import type { Context } from 'hono'
+import type { SandboxEnv } from '../app.js'
+import { ProviderError } from '../http/errors.js'
+import { clientIdentity } from './client.js'
+import { FormError, missing, readForm, repeated } from './form.js'
+import { findToken, issueAccessToken, redeemCode } from './grants.js'
+import { missingMessage, noStoreJson, oauthError } from './oauth-errors.js'
+import { CODE_VERIFIER, verifierMatches } from './pkce.js'
+import { fullScope, parseScopes } from './scopes.js'
+
+const PARAMS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'refresh_token',
+  'scope',
+  'client_id',
+  'client_secret',
+] as const
+
+/**
+ * `POST /oauth/token` (RFC 6749 §3.2): the authorization code grant with PKCE, and the refresh
+ * token grant. Every answer is JSON with `Cache-Control: no-store`.
+ */
+export async function tokenEndpoint(c: Context<SandboxEnv>) {
+  let form: URLSearchParams
+  try {
+    form = await readForm(c)
+  } catch (err) {
+    if (!(err instanceof FormError)) throw err
+    return oauthError(c, 'invalid_request', err.message)
+  }
+  const dup = repeated(form, PARAMS)
+  if (dup.length)
+    return oauthError(c, 'invalid_request', `Send each parameter once: ${dup.join(', ')}.`)
+  const client = clientIdentity(c, form)
+  if (!client.ok) return oauthError(c, client.error, client.description)
+
+  const grantType = form.get('grant_type')
+  if (!grantType) return oauthError(c, 'invalid_request', missingMessage(['grant_type']))
+  if (grantType === 'authorization_code') return codeGrant(c, form, client.clientId)
+  if (grantType === 'refresh_token') return refreshGrant(c, form, client.clientId)
+  return oauthError(
+    c,
+    'unsupported_grant_type',
+    'grant_type must be authorization_code or refresh_token.',
+  )
+}
+
+async function codeGrant(
+  c: Context<SandboxEnv>,
+  form: URLSearchParams,
+  clientId: string | undefined,
+) {
+  const absent = missing(form, ['code', 'redirect_uri', 'code_verifier'])
+  if (!clientId) absent.push('client_id')
+  if (absent.length) return oauthError(c, 'invalid_request', missingMessage(absent))
+  const verifier = form.get('code_verifier')!
+  if (!CODE_VERIFIER.test(verifier)) {
+    return oauthError(
+      c,
+      'invalid_request',
+      'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636).',
+    )
+  }
+  const redirectUri = form.get('redirect_uri')!
+  const { db, config } = c.var.sandbox
+  const result = await redeemCode(
+    db,
+    form.get('code')!,
+    (grant) => {
+      if (grant.client !== clientId) return 'The authorization code was issued to another client.'
+      if (grant.redirectUri !== redirectUri) {
+        return 'redirect_uri differs from the one in the authorization request.'
+      }
+      if (!verifierMatches(verifier, grant.codeChallenge)) {
+        return 'code_verifier does not match the code_challenge of the authorization request.'
+      }
+      return undefined
+    },
+    config.accessTokenTtlSeconds,
+  )
+  if (!result.ok) return oauthError(c, 'invalid_grant', result.message)
+  const { tokens } = result
+  // A refresh token is always issued: the connector asks for offline access anyway, and a
+  // development provider gains nothing from making clients ask for it (access_type=offline).
+  return noStoreJson(c, {
+    access_token: tokens.access_token,
+    token_type: tokens.token_type,
+    expires_in: tokens.expires_in,
+    refresh_token: tokens.refresh_token,
+    scope: tokens.scope.map((s) => fullScope(s, config.scopePrefix)).join(' '),
+  })
+}
+
+async function refreshGrant(
+  c: Context<SandboxEnv>,
+  form: URLSearchParams,
+  clientId: string | undefined,
+) {
+  const absent = missing(form, ['refresh_token'])
+  if (!clientId) absent.push('client_id')
+  if (absent.length) return oauthError(c, 'invalid_request', missingMessage(absent))
+  const { db, config } = c.var.sandbox
+  const principal = await findToken(db, form.get('refresh_token')!, 'refresh')
+  if (!principal || principal.client !== clientId) {
+    return oauthError(
+      c,
+      'invalid_grant',
+      'The refresh token is revoked, unknown, or was issued to another client.',
+    )
+  }
+
+  // An optional scope may narrow the new access token, never widen it.
+  let scopes = [...principal.scopes]
+  const requested = form.get('scope')
+  if (requested !== null) {
+    let asked: string[]
+    try {
+      asked = parseScopes(requested, config.scopePrefix)
+    } catch (err) {
+      if (err instanceof ProviderError) return oauthError(c, 'invalid_scope', err.message)
+      throw err
+    }
+    if (!asked.length)
+      return oauthError(
+        c,
+        'invalid_scope',
+        'scope is empty: leave it out to keep the granted scopes.',
+      )
+    const wider = asked.filter((s) => !principal.scopes.has(s))
+    if (wider.length) {
+      return oauthError(
+        c,
+        'invalid_scope',
+        `A refresh cannot add scopes that were not granted: ${wider.map((s) => fullScope(s, config.scopePrefix)).join(' ')}.`,
+      )
+    }
+    scopes = asked
+  }
+  const narrowed = scopes.length < principal.scopes.size ? scopes : undefined
+  const access = await issueAccessToken(
+    db,
+    principal.grantId,
+    config.accessTokenTtlSeconds,
+    narrowed,
+  )
+  // No new refresh token: the provider does not rotate them, and the client keeps the one it has.
+  return noStoreJson(c, {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: config.accessTokenTtlSeconds,
+    scope: scopes.map((s) => fullScope(s, config.scopePrefix)).join(' '),
+  })
+}

@@ -1,0 +1,79 @@
+import { Kysely, Migrator, type Dialect } from 'kysely'
+import { connectorMigrations, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from './migrations.js'
+import { isPostgresUrl, postgresDialect } from './postgres.js'
+import type { ConnectorDatabase } from './schema.js'
+import { sqliteDialect } from './sqlite.js'
+
+export type StoreEngine = 'sqlite' | 'postgres'
+
+/**
+ * The connector's storage: one query layer over either engine. Repositories take a Store and use
+ * `db` (kysely) only, so nothing above this folder knows which engine it runs on.
+ */
+export interface Store {
+  readonly db: Kysely<ConnectorDatabase>
+  /** For startup logs and operations only: repositories never branch on it. */
+  readonly engine: StoreEngine
+  close(): Promise<void>
+}
+
+export interface StoreOptions {
+  /** A postgres:// or postgresql:// URL selects PostgreSQL; unset or empty, SQLite in dataDir. */
+  databaseUrl?: string
+  /** DATA_DIR: SQLite's file lives here as connector.db. */
+  dataDir: string
+  /** Errors of idle PostgreSQL connections, for the caller to log; the pool recovers by itself. */
+  onConnectionError?: (error: Error) => void
+}
+
+/** Opens the store and brings its schema up to date. */
+export async function openStore({
+  databaseUrl,
+  dataDir,
+  onConnectionError,
+}: StoreOptions): Promise<Store> {
+  const engine = engineFor(databaseUrl)
+  const dialect: Dialect =
+    engine === 'postgres'
+      ? postgresDialect(databaseUrl!, { onConnectionError })
+      : sqliteDialect(dataDir)
+  const db = new Kysely<ConnectorDatabase>({ dialect })
+  try {
+    await migrateToLatest(db)
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  return { db, engine, close: () => db.destroy() }
+}
+
+function engineFor(databaseUrl: string | undefined): StoreEngine {
+  if (databaseUrl === undefined || databaseUrl === '') return 'sqlite'
+  if (isPostgresUrl(databaseUrl)) return 'postgres'
+  // Never echo the value: it may hold a password.
+  throw new Error(
+    'DATABASE_URL must be a postgres:// or postgresql:// URL, or unset to use SQLite in DATA_DIR.',
+  )
+}
+
+/**
+ * On PostgreSQL, kysely's Migrator holds a session advisory lock while it reads what has run and
+ * applies the rest in one transaction, so replicas starting together apply each migration once.
+ * On SQLite one process owns the file, and the run is one transaction too (see sqlite.ts).
+ */
+async function migrateToLatest(db: Kysely<ConnectorDatabase>) {
+  const migrator = new Migrator({
+    db,
+    provider: connectorMigrations,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new Error(`connector store migration ${failed ?? '(setup)'} failed: ${detail}`, {
+      cause: error,
+    })
+  }
+}

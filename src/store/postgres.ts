@@ -1,0 +1,77 @@
+import pg from 'pg'
+import { PostgresDialect } from 'kysely'
+
+/** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
+export const DEFAULT_POOL_SIZE = 10
+const MAX_POOL_SIZE = 1000
+
+/** Selects PostgreSQL: the only URLs DATABASE_URL accepts. */
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
+
+export interface PostgresOptions {
+  /** Errors of idle pooled connections (a server restart, say): the pool replaces them. */
+  onConnectionError?: (error: Error) => void
+}
+
+/** The shared engine: a connection pool to the database that DATABASE_URL names. */
+export function postgresDialect(databaseUrl: string, options: PostgresOptions = {}) {
+  const { connectionString, max } = poolSettings(databaseUrl)
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // An unreachable server fails the call instead of waiting for ever.
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    types,
+  })
+  // Without a listener, an idle connection's error would crash the process.
+  pool.on('error', (error) => options.onConnectionError?.(error))
+  return new PostgresDialect({ pool })
+}
+
+/** Reads and removes `?max=`, which is ours and not a libpq parameter. */
+function poolSettings(databaseUrl: string): { connectionString: string; max: number } {
+  let url: URL
+  try {
+    url = new URL(databaseUrl)
+  } catch {
+    // Never echo the URL: it may hold a password.
+    throw new Error(
+      'DATABASE_URL is not a valid URL: expected postgres://user:password@host:port/database',
+    )
+  }
+  const raw = url.searchParams.get('max')
+  url.searchParams.delete('max')
+  if (raw === null) return { connectionString: url.toString(), max: DEFAULT_POOL_SIZE }
+  const max = Number(raw)
+  if (!Number.isInteger(max) || max < 1 || max > MAX_POOL_SIZE) {
+    throw new Error(
+      `DATABASE_URL ?max= must be a whole number of connections from 1 to ${MAX_POOL_SIZE}, not "${raw}".`,
+    )
+  }
+  return { connectionString: url.toString(), max }
+}
+
+const INT8_OID = 20
+
+/**
+ * pg returns bigint (and count(*)) as strings to avoid precision loss; SQLite returns numbers.
+ * Epoch-millisecond instants and counts are far below 2^53, so both engines give numbers, and a
+ * value that would lose precision fails loudly instead of silently.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+}
+
+function parseInt8(text: string): number {
+  const value = Number(text)
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(
+      `a bigint column holds ${text}, beyond the integers a number keeps exactly`,
+    )
+  }
+  return value
+}

@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+
+/** The embedded engine's file, inside the data folder (the sandbox's lives in its own folder). */
+export const SQLITE_FILE = 'connector.db'
+
+/**
+ * SQLite runs DDL inside transactions, but kysely's adapter says it does not, which would leave a
+ * failed migration half applied. Saying so lets the Migrator wrap each run in one transaction.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl() {
+    return true
+  }
+}
+
+class ConnectorSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter()
+  }
+}
+
+/** The embedded engine: one file in the data folder, for a single connector process. */
+export function sqliteDialect(dataDir: string): SqliteDialect {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const database = new SQLite(join(dataDir, SQLITE_FILE))
+  database.pragma('journal_mode = WAL')
+  database.pragma('synchronous = NORMAL')
+  // Waits for a lock held by a backup or an admin command instead of failing at once.
+  database.pragma('busy_timeout = 5000')
+  database.pragma('foreign_keys = ON')
+  return new ConnectorSqliteDialect({ database })
+}

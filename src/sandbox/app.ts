@@ -9,6 +9,7 @@ import type { RequestLog } from './control/request-log.js'
 import type { SandboxConfig } from './config.js'
 import type { SandboxDb } from './db/open.js'
 import { taskRoutes } from './tasks/routes.js'
+import { webRoutes } from './web/routes.js'
 import {
   errorForStatus,
   invalidArgument,
@@ -56,6 +57,7 @@ export function createSandboxApp(state: SandboxState): Hono<SandboxEnv> {
   app.route('/tasks/v1', taskRoutes())
   app.route('/', oauthRoutes())
   app.route('/account', accountRoutes())
+  app.route('/web', webRoutes())
 
   app.notFound((c) =>
     notFound(`No such resource: ${c.req.method} ${rawPath(c.req.url)}`).response(),

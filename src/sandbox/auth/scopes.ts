@@ -10,7 +10,11 @@ export const API_SCOPES = {
 export type Api = keyof typeof API_SCOPES
 export type Access = 'read' | 'write'
 
+/** Identity only: userinfo, no API. Standard, so never prefixed. */
+export const IDENTITY_SCOPE = 'openid'
+
 export const SHORT_SCOPES: readonly string[] = [
+  IDENTITY_SCOPE,
   'tasks',
   'tasks.readonly',
   'webmasters',
@@ -28,7 +32,7 @@ export function parseScopes(requested: string, prefix: string): string[] {
     const short = item.startsWith(prefix) ? item.slice(prefix.length) : item
     if (!SHORT_SCOPES.includes(short)) {
       throw invalidArgument(
-        `Unknown scope "${item}". Known scopes: ${SHORT_SCOPES.map((s) => prefix + s).join(' ')}.`,
+        `Unknown scope "${item}". Known scopes: ${SHORT_SCOPES.map((s) => fullScope(s, prefix)).join(' ')}.`,
       )
     }
     names.add(short)
@@ -36,4 +40,5 @@ export function parseScopes(requested: string, prefix: string): string[] {
   return [...names]
 }
 
-export const fullScope = (short: string, prefix: string) => prefix + short
+export const fullScope = (short: string, prefix: string) =>
+  short === IDENTITY_SCOPE ? short : prefix + short

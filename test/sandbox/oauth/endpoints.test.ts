@@ -34,12 +34,15 @@ describe('metadata', () => {
       revocation_endpoint: `${base}/oauth/revoke`,
       userinfo_endpoint: `${base}/oauth/userinfo`,
       scopes_supported: [
-        'tasks',
-        'tasks.readonly',
-        'webmasters',
-        'webmasters.readonly',
-        'analytics.readonly',
-      ].map((s) => PREFIX + s),
+        'openid',
+        ...[
+          'tasks',
+          'tasks.readonly',
+          'webmasters',
+          'webmasters.readonly',
+          'analytics.readonly',
+        ].map((s) => PREFIX + s),
+      ],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
@@ -433,5 +436,16 @@ describe('GET /oauth/userinfo', () => {
       expect(res.status, `${method} ${path}`).toBe(404)
       expect(providerError(res).status).toBe('NOT_FOUND')
     }
+  })
+})
+
+describe('identity scope', () => {
+  it('a token with only openid reads userinfo but no API', async () => {
+    const token = await sandbox.token('iris', ['openid'])
+    const me = await sandbox.request('GET', '/oauth/userinfo', { token })
+    expect(me.status).toBe(200)
+    expect(me.body).toEqual({ sub: 'iris' })
+    const lists = await sandbox.request('GET', '/tasks/v1/lists', { token })
+    expect(lists.status).toBe(403)
   })
 })

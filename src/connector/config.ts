@@ -1,0 +1,54 @@
+import type { ServiceName } from '../services/catalog.js'
+
+/** The provider the connector is a client of: the sandbox by default, or a real one. */
+export interface UpstreamConfig {
+  authorizationUrl: string
+  tokenUrl: string
+  revocationUrl: string
+  userinfoUrl: string
+  clientId: string
+  clientSecret: string
+  /** The full scope identifier is this prefix followed by the seed's short name. */
+  scopePrefix: string
+  /** One API base URL per service. */
+  apiBase: Record<ServiceName, string>
+}
+
+export interface ConnectorConfig {
+  /** 0 picks a free port (tests). */
+  port: number
+  host: string
+  /** The connector's external origin (no trailing slash): issuer, resources, redirect URIs. */
+  publicUrl: string
+  dataDir: string
+  /** A postgres:// URL selects PostgreSQL; unset, SQLite in dataDir. */
+  databaseUrl?: string
+  /** Base64 or hex keys, comma-separated: the first seals, all open. Unset: a key file. */
+  vaultKey?: string
+  upstream: UpstreamConfig
+  /**
+   * Development only: fetch client metadata documents from loopback addresses (and trust
+   * `extraCa` for them), so a local MCP client can use one. Never on in production.
+   */
+  allowLoopbackClientMetadata: boolean
+  /** PEM certificates trusted in addition to the system's, for loopback metadata documents. */
+  extraCa?: string
+}
+
+/** The upstream settings that point at the built-in sandbox provider at `sandboxUrl`. */
+export function sandboxUpstream(sandboxUrl: string): UpstreamConfig {
+  return {
+    authorizationUrl: `${sandboxUrl}/oauth/authorize`,
+    tokenUrl: `${sandboxUrl}/oauth/token`,
+    revocationUrl: `${sandboxUrl}/oauth/revoke`,
+    userinfoUrl: `${sandboxUrl}/oauth/userinfo`,
+    clientId: 'countersign',
+    clientSecret: 'sandbox-secret-not-checked',
+    scopePrefix: 'https://sandbox.countersign.test/auth/',
+    apiBase: {
+      tasks: `${sandboxUrl}/tasks/v1`,
+      search: `${sandboxUrl}/search/v1`,
+      analytics: `${sandboxUrl}/analytics/v1`,
+    },
+  }
+}

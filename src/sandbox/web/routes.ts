@@ -1,0 +1,13 @@
+import { Hono } from 'hono'
+import type { SandboxEnv } from '../app.js'
+import { showSurfaceItem } from './surfaces.js'
+import { showTask, showTasks } from './task-pages.js'
+
+/** The read-only web view, mounted at `/web`: the targets of webViewLink and linkToTask. */
+export function webRoutes() {
+  const web = new Hono<SandboxEnv>()
+  web.get('/tasks', showTasks)
+  web.get('/tasks/:task', showTask)
+  web.get('/surfaces/:id', showSurfaceItem)
+  return web
+}

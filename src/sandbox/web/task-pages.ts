@@ -1,0 +1,81 @@
+import type { Context } from 'hono'
+import { html } from 'hono/html'
+import type { SandboxEnv } from '../app.js'
+import { currentUser } from '../account/session.js'
+import { page } from '../http/page.js'
+import { outlineShows, readOutlines, TASKS_SHOWN_PER_LIST } from './outline.js'
+import { signedInAs, signInPage } from './signed-in.js'
+import { listsHtml } from './task-html.js'
+
+type Ctx = Context<SandboxEnv>
+
+const ALL = '/web/tasks'
+const TITLE = 'Your tasks'
+
+/** `GET /web/tasks`: the signed-in person's lists and tasks. */
+export async function showTasks(c: Ctx) {
+  const user = await currentUser(c)
+  if (!user) return signInPage(c, ALL, 'Sign in to see your task lists and tasks.')
+  const { db, config } = c.var.sandbox
+  const outlines = await readOutlines(db, user)
+  return page(
+    c,
+    TITLE,
+    html`${signedInAs(user)}
+      <h1>${TITLE}</h1>
+      ${listsHtml(outlines, { publicUrl: config.publicUrl })}`,
+  )
+}
+
+/**
+ * `GET /web/tasks/{task}`, a task's webViewLink: the same page with that task highlighted.
+ * A task of another user is as unknown as one that never existed.
+ */
+export async function showTask(c: Ctx) {
+  const id = c.req.param('task')!
+  const here = `${ALL}/${encodeURIComponent(id)}`
+  const user = await currentUser(c)
+  if (!user) return signInPage(c, here, 'Sign in to see this task.')
+  const { db, config } = c.var.sandbox
+  const task = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', user)
+    .executeTakeFirst()
+  if (!task) {
+    return page(
+      c,
+      'No such task',
+      html`${signedInAs(user)}
+        <h1>No such task</h1>
+        <p>None of your task lists has a task with the id <code>${id}</code>.</p>
+        <p><a href="${ALL}">See all your tasks</a></p>`,
+      404,
+    )
+  }
+  const outlines = await readOutlines(db, user)
+  const title = task.title || '(no title)'
+  const note = task.deleted
+    ? html`<p role="status">
+        <strong>This task was deleted:</strong> “${title}” is no longer in your lists.
+      </p>`
+    : task.hidden
+      ? html`<p role="status">
+          <strong>This task is hidden:</strong> “${title}” was completed and then cleared from its
+          list, so the lists below leave it out.
+        </p>`
+      : outlineShows(outlines, task.id)
+        ? html`<p><a href="#task-${task.id}">Go to “${title}”</a></p>`
+        : html`<p role="status">
+            “${title}” is past the first ${TASKS_SHOWN_PER_LIST.toLocaleString('en-US')} tasks of
+            its list, which is as far as this page shows.
+          </p>`
+  return page(
+    c,
+    title,
+    html`${signedInAs(user)}
+      <h1>${TITLE}</h1>
+      ${note} ${listsHtml(outlines, { publicUrl: config.publicUrl, target: task.id })}`,
+  )
+}

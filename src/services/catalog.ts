@@ -31,7 +31,8 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
       { name: 'tasks.readonly', description: 'See your task lists and tasks' },
       {
         name: 'tasks',
-        description: 'Create, change, move and delete your tasks and lists, each change approved by you',
+        description:
+          'Create, change, move and delete your tasks and lists, each change approved by you',
       },
     ],
   },
@@ -51,7 +52,9 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
     name: 'analytics',
     title: 'Web analytics',
     readScope: 'analytics.readonly',
-    scopes: [{ name: 'analytics.readonly', description: 'See reports on your analytics properties' }],
+    scopes: [
+      { name: 'analytics.readonly', description: 'See reports on your analytics properties' },
+    ],
   },
 }
 

@@ -49,6 +49,91 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('audit_events_by_time').on('audit_events').column('at').execute()
     },
   },
+  '0002_upstream_authorizations': {
+    async up(db: Kysely<unknown>) {
+      // Authorizations at the provider under way: one row per state sent, taken once on return.
+      await db.schema
+        .createTable('upstream_authorizations')
+        .addColumn('state_hash', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('interaction_uid', 'text')
+        .addColumn('service', 'text')
+        .addColumn('scopes', 'text')
+        .addColumn('code_verifier', 'text', (c) => c.notNull())
+        .addColumn('return_to', 'text')
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute()
+      // Expired rows are swept by age.
+      await db.schema
+        .createIndex('upstream_authorizations_by_expiry')
+        .on('upstream_authorizations')
+        .column('expires_at')
+        .execute()
+    },
+  },
+  '0003_authorization_server': {
+    async up(db: Kysely<unknown>) {
+      // oidc-provider's records (clients, grants, codes, tokens, sessions, interactions), one
+      // table for every kind. `id`, `uid` and `user_code` hold SHA-256 digests, never the values.
+      await db.schema
+        .createTable('oauth_records')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('user_code', 'text')
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint')
+        .addColumn('consumed_at', 'bigint')
+        .addPrimaryKeyConstraint('oauth_records_pk', ['kind', 'id'])
+        .execute()
+      // Revoking a grant deletes every record issued under it.
+      await db.schema
+        .createIndex('oauth_records_by_grant')
+        .on('oauth_records')
+        .column('grant_id')
+        .execute()
+      await db.schema
+        .createIndex('oauth_records_by_uid')
+        .on('oauth_records')
+        .column('uid')
+        .execute()
+      await db.schema
+        .createIndex('oauth_records_by_user_code')
+        .on('oauth_records')
+        .column('user_code')
+        .execute()
+      // Expired records are purged by age.
+      await db.schema
+        .createIndex('oauth_records_by_expiry')
+        .on('oauth_records')
+        .column('expires_at')
+        .execute()
+
+      // What a grant of the connector's authorization server holds at the provider.
+      await db.schema
+        .createTable('grant_links')
+        .addColumn('grant_id', 'text', (c) => c.primaryKey())
+        .addColumn('credential_id', 'text', (c) => c.notNull())
+        .addColumn('account', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute()
+      // One grant per person, client and service: the existing one is found by these.
+      await db.schema
+        .createIndex('grant_links_by_owner')
+        .on('grant_links')
+        .columns(['account', 'client_id', 'service'])
+        .execute()
+      // A credential the provider revoked ends the grants that use it.
+      await db.schema
+        .createIndex('grant_links_by_credential')
+        .on('grant_links')
+        .column('credential_id')
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

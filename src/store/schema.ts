@@ -6,6 +6,9 @@
 export interface ConnectorDatabase {
   upstream_credentials: UpstreamCredentialTable
   audit_events: AuditEventTable
+  upstream_authorizations: UpstreamAuthorizationTable
+  oauth_records: OAuthRecordTable
+  grant_links: GrantLinkTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -32,4 +35,60 @@ export interface AuditEventTable {
   decision: string
   /** The provider's HTTP status, or null when no upstream call was made. */
   upstream_status: number | null
+}
+
+/**
+ * An authorization at the provider under way (a connection, or a sign-in to the connections
+ * page): created when the browser is sent to the provider, taken once when it comes back.
+ */
+export interface UpstreamAuthorizationTable {
+  /** SHA-256 (hex) of the `state` sent to the provider: the state itself is never stored. */
+  state_hash: string
+  /** 'authorization' (a connection for the authorization server) or 'sign-in'. */
+  kind: string
+  /** Authorization only: the connector's pending authorization to finish. */
+  interaction_uid: string | null
+  service: string | null
+  /** Authorization only: the short scope names asked for, space-separated. */
+  scopes: string | null
+  /** The PKCE code verifier, sealed by the vault. */
+  code_verifier: string
+  /** Sign-in only: where to send the person afterwards, sealed by the vault. */
+  return_to: string | null
+  expires_at: number
+}
+
+/**
+ * One record of the authorization server (oidc-provider's models: Client, Grant,
+ * AuthorizationCode, AccessToken, RefreshToken, Session, Interaction...). Tokens, codes and other
+ * identifiers are kept as SHA-256 digests only; see src/auth/adapter.ts.
+ */
+export interface OAuthRecordTable {
+  /** The model's name, e.g. "AccessToken". */
+  kind: string
+  /** SHA-256 of the record's id (for a token or code, of the value itself). */
+  id: string
+  /** The grant the record was issued under (a reference, not a credential); null if none. */
+  grant_id: string | null
+  /** SHA-256 of a session's uid. */
+  uid: string | null
+  /** SHA-256 of a device flow user code (unused while that flow is off). */
+  user_code: string | null
+  /** The model's payload as JSON, without its id; client secrets hashed. */
+  payload: string
+  /** Epoch milliseconds; null for records that do not expire (clients). */
+  expires_at: number | null
+  /** Epoch milliseconds when a single-use record (code, rotated refresh token) was used. */
+  consumed_at: number | null
+}
+
+/** Which upstream credential a grant of the connector's authorization server acts with. */
+export interface GrantLinkTable {
+  grant_id: string
+  credential_id: string
+  /** The person: their subject at the provider, the grant's accountId. */
+  account: string
+  client_id: string
+  service: string
+  created_at: number
 }

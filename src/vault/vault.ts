@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import {
   formatEnvelope,
   headerOf,
@@ -65,6 +65,23 @@ export class Vault {
     return this.#keys.has(keyId)
   }
 
+  /**
+   * A key for another purpose (cookie signing, CSRF tokens...), derived from the sealing key with
+   * HKDF-SHA256 and the purpose as `label`: the same on every replica that shares VAULT_KEY, and
+   * telling nothing of the vault key or of the keys for other labels.
+   */
+  deriveKey(label: string, bytes = 32): Buffer {
+    return derive(this.#sealing, label, bytes)
+  }
+
+  /**
+   * The key for `label` under every key the vault holds, the sealing key's first: for checking
+   * what a replica still on the previous key produced, while keys rotate.
+   */
+  deriveKeys(label: string, bytes = 32): Buffer[] {
+    return [...this.#keys.values()].map((key) => derive(key, label, bytes))
+  }
+
   /** Seals `plaintext`, bound to `binding` (which must be given again to open it). */
   seal(plaintext: string, binding: string): string {
     const key = this.#sealing
@@ -100,6 +117,12 @@ function decrypt(key: VaultKey, { keyId, iv, ciphertext, tag }: Envelope, bindin
       'the sealed value does not open: it was altered, or it belongs to another record',
     )
   }
+}
+
+const DERIVATION_SALT = Buffer.from('countersign vault derived key', 'utf8')
+
+function derive(key: VaultKey, label: string, bytes: number): Buffer {
+  return Buffer.from(hkdfSync('sha256', key.secret, DERIVATION_SALT, label, bytes))
 }
 
 /** The header is authenticated too, so the key id cannot be swapped; it holds no newline. */

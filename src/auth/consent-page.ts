@@ -1,0 +1,81 @@
+import type { Context } from 'hono'
+import { html } from 'hono/html'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
+import { page, type PageStatus } from './page.js'
+
+export interface ConsentRequest {
+  uid: string
+  /** The client's name, or its id when it gave none. */
+  clientName: string
+  clientId: string
+  /** Where the person is sent back, whatever they choose. */
+  redirectHost: string
+  service: ServiceName
+  scopes: string[]
+  csrf: string
+}
+
+/**
+ * The connector's consent page: who asks (the client, and the host it sends the person back to),
+ * for which service, and each permission in words. A plain form posting to the same URL: the
+ * button pressed, `Allow` or `Deny`, and the CSRF token bound to this authorization.
+ */
+export function consentPage(
+  c: Context,
+  request: ConsentRequest,
+  { message, status = 200 }: { message?: string; status?: PageStatus } = {},
+) {
+  const service = SERVICES[request.service]
+  const permissions = service.scopes.filter((scope) => request.scopes.includes(scope.name))
+  const named = request.clientName !== request.clientId
+  return page(
+    c,
+    `Allow access to ${service.title}?`,
+    html`<h1>Allow <em>${request.clientName}</em> to use your ${service.title}?</h1>
+      ${message ? html`<p role="alert"><strong>${message}</strong></p>` : ''}
+      <p>
+        The app <strong>${request.clientName}</strong>
+        ${named ? html`<small>(<code>${request.clientId}</code>)</small>` : ''} asks for access to
+        <strong>${service.title}</strong> in your account. It will be able to:
+      </p>
+      <ul>
+        ${permissions.map((scope) => html`<li>${scope.description}</li>`)}
+      </ul>
+      <p>
+        If you allow, your provider asks you to sign in and confirm. Whatever you choose, you are
+        then sent back to <strong>${request.redirectHost}</strong>.
+      </p>
+      <form method="post" action="/consent/${request.uid}">
+        <input type="hidden" name="csrf" value="${request.csrf}" />
+        <p>
+          <button name="Allow" value="Allow">Allow</button>
+          <button name="Deny" value="Deny">Deny</button>
+        </p>
+      </form>
+      <p>
+        <small
+          >The app never sees your password or your provider's token. You can take access back at
+          any time, from the app or from your provider's list of connected apps.</small
+        >
+      </p>`,
+    status,
+  )
+}
+
+/** Something the person cannot fix on this page: explained, with what to do next. */
+export function problemPage(
+  c: Context,
+  title: string,
+  message: string,
+  status: PageStatus,
+  continueTo?: { href: string; label: string },
+) {
+  return page(
+    c,
+    title,
+    html`<h1>${title}</h1>
+      <p>${message}</p>
+      ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}`,
+    status,
+  )
+}

@@ -1,0 +1,153 @@
+import type { Logger } from 'pino'
+import type { ServiceName } from '../services/catalog.js'
+import type { Store } from '../store/open.js'
+
+/**
+ * The grants of the connector's authorization server and the upstream credentials they act with.
+ *
+ * A grant is one person's permission for one client at one service. oidc-provider keeps the grant
+ * and its codes and tokens (in `oauth_records`); this keeps which upstream credential the grant
+ * uses (`grant_links`). Ending a grant - whichever way it ends - goes through `end`, the one place
+ * that destroys its records, revokes its upstream credential at the provider and erases it.
+ */
+
+export interface GrantLink {
+  grantId: string
+  credentialId: string
+  /** The person (their subject at the provider): the grant's accountId. */
+  account: string
+  clientId: string
+  service: ServiceName
+  createdAt: number
+}
+
+/** What ending a grant needs from the upstream client. */
+export interface UpstreamCredentialEraser {
+  revokeAndErase(credentialId: string): Promise<void>
+}
+
+export type GrantEndReason =
+  | 'revoked by the client'
+  | 'replaced by a new authorization'
+  | 'replay detected'
+  | 'expired'
+  | 'credential revoked at the provider'
+  | 'authorization abandoned'
+
+export class Grants {
+  constructor(
+    private readonly store: Store,
+    private readonly upstream: UpstreamCredentialEraser,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async link(link: Omit<GrantLink, 'createdAt'>): Promise<void> {
+    await this.store.db
+      .insertInto('grant_links')
+      .values({
+        grant_id: link.grantId,
+        credential_id: link.credentialId,
+        account: link.account,
+        client_id: link.clientId,
+        service: link.service,
+        created_at: this.now(),
+      })
+      .execute()
+  }
+
+  async linkOf(grantId: string): Promise<GrantLink | undefined> {
+    const row = await this.store.db
+      .selectFrom('grant_links')
+      .selectAll()
+      .where('grant_id', '=', grantId)
+      .executeTakeFirst()
+    return row && toLink(row)
+  }
+
+  /** The person's grants for one client at one service (one, unless a replacement is under way). */
+  async linksOf(owner: { account: string; clientId: string; service: ServiceName }) {
+    const rows = await this.store.db
+      .selectFrom('grant_links')
+      .selectAll()
+      .where('account', '=', owner.account)
+      .where('client_id', '=', owner.clientId)
+      .where('service', '=', owner.service)
+      .orderBy('created_at', 'desc')
+      .execute()
+    return rows.map(toLink)
+  }
+
+  /**
+   * Ends a grant: its link first (so that of two concurrent ends, one does the rest), then every
+   * oauth record issued under it, then its upstream credential, revoked at the provider and
+   * erased. Idempotent, and it never throws: what fails is logged, and the rest still happens.
+   */
+  async end(grantId: string, reason: GrantEndReason): Promise<void> {
+    let link: GrantLink | undefined
+    try {
+      const row = await this.store.db
+        .deleteFrom('grant_links')
+        .where('grant_id', '=', grantId)
+        .returningAll()
+        .executeTakeFirst()
+      link = row && toLink(row)
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'could not remove a grant link')
+    }
+    try {
+      await this.store.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute()
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'could not delete the records of an ended grant')
+    }
+    if (!link) return
+    await this.releaseCredential(link.credentialId, reason)
+    this.log.info({ service: link.service, client: link.clientId, reason }, 'grant ended')
+  }
+
+  /** The provider revoked a credential: every grant that acts with it ends. */
+  async endGrantsOfCredential(credentialId: string): Promise<number> {
+    const rows = await this.store.db
+      .selectFrom('grant_links')
+      .select('grant_id')
+      .where('credential_id', '=', credentialId)
+      .execute()
+    for (const { grant_id } of rows) await this.end(grant_id, 'credential revoked at the provider')
+    // Erased by the upstream client already; this makes sure, whether or not a grant used it.
+    await this.releaseCredential(credentialId, 'credential revoked at the provider')
+    return rows.length
+  }
+
+  /** Revokes and erases a credential no remaining grant uses. */
+  async releaseCredential(credentialId: string, reason: GrantEndReason): Promise<void> {
+    try {
+      const stillUsed = await this.store.db
+        .selectFrom('grant_links')
+        .select('grant_id')
+        .where('credential_id', '=', credentialId)
+        .executeTakeFirst()
+      if (stillUsed) return
+      await this.upstream.revokeAndErase(credentialId)
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'could not revoke and erase an upstream credential')
+    }
+  }
+}
+
+function toLink(row: {
+  grant_id: string
+  credential_id: string
+  account: string
+  client_id: string
+  service: string
+  created_at: number
+}): GrantLink {
+  return {
+    grantId: row.grant_id,
+    credentialId: row.credential_id,
+    account: row.account,
+    clientId: row.client_id,
+    service: row.service as ServiceName,
+    createdAt: row.created_at,
+  }
+}

@@ -1,0 +1,314 @@
+import type { HttpBindings } from '@hono/node-server'
+import { Hono, type Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { Interaction, InteractionResults, Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
+import {
+  UpstreamAuthorizationError,
+  UpstreamUnavailableError,
+  type CompletedAuthorization,
+  type CompletedSignIn,
+} from '../upstream/index.js'
+import { consentPage, problemPage, type ConsentRequest } from './consent-page.js'
+import type { Grants } from './grants.js'
+import type { FormTokens } from './keys.js'
+import { serviceOfResource } from './resources.js'
+
+/**
+ * The person's part of an authorization, between oidc-provider's authorization endpoint and the
+ * client's redirect URI:
+ *
+ *   GET  /consent/{uid}       the consent page (oidc-provider's interaction)
+ *   POST /consent/{uid}       Allow: off to the provider's authorization page; Deny: access_denied
+ *   GET  /upstream/callback   back from the provider: keep the credential, make the grant, finish
+ *
+ * The consent form is bound to its interaction three ways: oidc-provider's interaction cookie
+ * (only the browser that started it has it), a CSRF token (a MAC of the uid) in a hidden field,
+ * and a refusal of cross-site posts. The return from the provider is bound to the same browser by
+ * a cookie set when the person pressed Allow.
+ */
+
+export type InteractionEnv = { Bindings: HttpBindings }
+
+/** What the routes need of the upstream client. */
+export interface UpstreamAuthorizer {
+  begin(request: { interactionUid: string; service: ServiceName; scopes: string[] }): Promise<URL>
+  complete(callbackUrl: URL): Promise<CompletedAuthorization>
+  kindOf(callbackUrl: URL): Promise<'authorization' | 'sign-in' | undefined>
+  completeSignIn(callbackUrl: URL): Promise<CompletedSignIn>
+}
+
+export interface InteractionDeps {
+  publicUrl: string
+  provider: Provider
+  upstream: UpstreamAuthorizer
+  grants: Grants
+  /** CSRF tokens of the consent form, and the callback's browser binding. */
+  formTokens: FormTokens
+  log: Logger
+  /**
+   * A sign-in to the connector's own pages came back (upstream.kindOf says 'sign-in'). The pages
+   * that use it register this; without it such a callback is refused.
+   */
+  onSignIn?: (c: Context<InteractionEnv>, callbackUrl: URL) => Promise<Response>
+}
+
+const MAX_FORM_BYTES = 4096
+/** How long the browser binding lasts: the provider's state is valid for 10 minutes. */
+const BINDING_MAX_AGE_SECONDS = 15 * 60
+const BINDING_COOKIE_PREFIX = 'countersign_authorization_'
+const CALLBACK_PATH = '/upstream/callback'
+
+const START_AGAIN = 'Go back to your assistant and connect the service again.'
+
+export function interactionRoutes(deps: InteractionDeps) {
+  const { provider, formTokens, log } = deps
+  const app = new Hono<InteractionEnv>()
+  const secure = deps.publicUrl.startsWith('https:')
+
+  /** The interaction this browser is in, if it is the one the URL names. */
+  async function interactionOf(c: Context<InteractionEnv>): Promise<Interaction | undefined> {
+    try {
+      const interaction = await provider.interactionDetails(c.env.incoming, c.env.outgoing)
+      return interaction.uid === c.req.param('uid') ? interaction : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  const expired = (c: Context<InteractionEnv>) =>
+    problemPage(
+      c,
+      'This page has expired',
+      `This authorization is no longer under way, or it was started in another browser. ${START_AGAIN}`,
+      410,
+    )
+
+  async function consentRequest(interaction: Interaction): Promise<ConsentRequest | undefined> {
+    const params = interaction.params
+    const service = serviceOfResource(deps.publicUrl, params.resource)
+    const clientId = typeof params.client_id === 'string' ? params.client_id : undefined
+    const redirectUri =
+      typeof params.redirect_uri === 'string' ? URL.parse(params.redirect_uri) : null
+    if (!service || !clientId || !redirectUri) return undefined
+    const client = await provider.Client.find(clientId)
+    if (!client) return undefined
+    const known = SERVICES[service].scopes.map((scope) => scope.name)
+    const asked = typeof params.scope === 'string' ? params.scope.split(' ') : []
+    return {
+      uid: interaction.uid,
+      clientName: client.clientName || clientId,
+      clientId,
+      redirectHost: redirectUri.host,
+      service,
+      scopes: known.filter((name) => asked.includes(name)),
+      csrf: formTokens.issue(`consent ${interaction.uid}`),
+    }
+  }
+
+  app.get('/consent/:uid', async (c) => {
+    const interaction = await interactionOf(c)
+    if (!interaction) return expired(c)
+    const request = await consentRequest(interaction)
+    if (!request) return expired(c)
+    return consentPage(c, request)
+  })
+
+  app.post('/consent/:uid', async (c) => {
+    const interaction = await interactionOf(c)
+    if (!interaction) return expired(c)
+    const request = await consentRequest(interaction)
+    if (!request) return expired(c)
+    const refuse = (message: string) => consentPage(c, request, { message, status: 400 })
+
+    if (isCrossSite(c, deps.publicUrl)) {
+      return refuse('This form was sent from another site. Choose here, on this page.')
+    }
+    const form = await readForm(c)
+    if (!form) return refuse('The form could not be read. Choose Allow or Deny again.')
+    if (!formTokens.check(`consent ${interaction.uid}`, form.get('csrf'))) {
+      return refuse('This form is out of date or did not come from this page. Choose again.')
+    }
+
+    if (form.has('Deny')) {
+      const returnTo = await provider.interactionResult(
+        c.env.incoming,
+        c.env.outgoing,
+        { error: 'access_denied', error_description: 'The person denied access.' },
+        { mergeWithLastSubmission: false },
+      )
+      return c.redirect(returnTo, 303)
+    }
+    if (!form.has('Allow')) return refuse('Choose Allow or Deny.')
+
+    const target = await deps.upstream.begin({
+      interactionUid: interaction.uid,
+      service: request.service,
+      scopes: request.scopes,
+    })
+    setCookie(
+      c,
+      BINDING_COOKIE_PREFIX + interaction.uid,
+      formTokens.issue(`browser ${interaction.uid}`),
+      {
+        path: CALLBACK_PATH,
+        httpOnly: true,
+        secure,
+        sameSite: 'Lax',
+        maxAge: BINDING_MAX_AGE_SECONDS,
+      },
+    )
+    return c.redirect(target.toString(), 303)
+  })
+
+  app.get(CALLBACK_PATH, async (c) => {
+    const callbackUrl = new URL(c.req.url)
+    const kind = await deps.upstream.kindOf(callbackUrl)
+    if (kind === 'sign-in') {
+      if (deps.onSignIn) return deps.onSignIn(c, callbackUrl)
+      return problemPage(
+        c,
+        'Sign-in not available',
+        'This connector has no page to sign in to.',
+        404,
+      )
+    }
+
+    const bound = boundInteractions(c)
+    let done: CompletedAuthorization
+    try {
+      done = await deps.upstream.complete(callbackUrl)
+    } catch (error) {
+      if (error instanceof UpstreamAuthorizationError) {
+        // Where this browser has exactly one authorization under way, its client is told.
+        const only = bound.length === 1 ? await provider.Interaction.find(bound[0]!) : undefined
+        if (only && !only.result) {
+          await finish(only, {
+            error: 'access_denied',
+            error_description: 'The person did not complete the authorization at the provider.',
+          })
+          forget(c, only.uid)
+        }
+        return problemPage(
+          c,
+          'Not connected',
+          error.message,
+          400,
+          only && {
+            href: only.returnTo,
+            label: 'Return to the app',
+          },
+        )
+      }
+      if (error instanceof UpstreamUnavailableError) {
+        return problemPage(
+          c,
+          'The provider could not be reached',
+          `Nothing was connected. ${START_AGAIN}`,
+          502,
+        )
+      }
+      throw error
+    }
+
+    const abandon = async (title: string, message: string, status: 403 | 410) => {
+      await deps.grants.releaseCredential(done.credentialId, 'authorization abandoned')
+      return problemPage(c, title, message, status)
+    }
+    if (!bound.includes(done.interactionUid)) {
+      return abandon(
+        'Finish in the browser where you started',
+        `This sign-in was started in another browser, so nothing was connected. ${START_AGAIN}`,
+        403,
+      )
+    }
+    const interaction = await provider.Interaction.find(done.interactionUid)
+    const params = interaction?.params ?? {}
+    const resource = typeof params.resource === 'string' ? params.resource : undefined
+    const clientId = typeof params.client_id === 'string' ? params.client_id : undefined
+    if (
+      !interaction ||
+      interaction.result ||
+      !resource ||
+      !clientId ||
+      serviceOfResource(deps.publicUrl, resource) !== done.service
+    ) {
+      return abandon(
+        'This page has expired',
+        `The authorization took too long. ${START_AGAIN}`,
+        410,
+      )
+    }
+
+    const grantId = await newGrant(done, clientId, resource)
+    await finish(interaction, {
+      login: { accountId: done.subject },
+      consent: { grantId },
+    })
+    forget(c, interaction.uid)
+    log.info({ service: done.service, client: clientId }, 'authorization granted')
+    return c.redirect(interaction.returnTo, 303)
+  })
+
+  /**
+   * The grant: exactly the service's resource and the scopes granted, with its upstream
+   * credential. It replaces any earlier grant of the same person, client and service.
+   */
+  async function newGrant(done: CompletedAuthorization, clientId: string, resource: string) {
+    const grant = new provider.Grant({ accountId: done.subject, clientId })
+    grant.addResourceScope(resource, done.scopes.join(' '))
+    const grantId = await grant.save()
+    const owner = { account: done.subject, clientId, service: done.service }
+    await deps.grants.link({ grantId, credentialId: done.credentialId, ...owner })
+    for (const earlier of await deps.grants.linksOf(owner)) {
+      if (earlier.grantId !== grantId)
+        await deps.grants.end(earlier.grantId, 'replaced by a new authorization')
+    }
+    return grantId
+  }
+
+  /** oidc-provider's interactionResult, for a request that does not carry the interaction cookie. */
+  async function finish(interaction: Interaction, result: InteractionResults) {
+    interaction.result = result
+    await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 1))
+  }
+
+  /** The interactions this browser pressed Allow in (valid binding cookies). */
+  function boundInteractions(c: Context<InteractionEnv>): string[] {
+    return Object.entries(getCookie(c))
+      .filter(([name]) => name.startsWith(BINDING_COOKIE_PREFIX))
+      .map(([name, value]) => [name.slice(BINDING_COOKIE_PREFIX.length), value] as const)
+      .filter(([uid, value]) => formTokens.check(`browser ${uid}`, value))
+      .map(([uid]) => uid)
+  }
+
+  function forget(c: Context<InteractionEnv>, uid: string) {
+    deleteCookie(c, BINDING_COOKIE_PREFIX + uid, { path: CALLBACK_PATH, secure, httpOnly: true })
+  }
+
+  return app
+}
+
+/**
+ * Whether a form post came from a page of another site. Browsers mark every request with
+ * `Sec-Fetch-Site`, and send `Origin` with posts; clients that are not browsers send neither
+ * (and have no cookies of the person to ride on).
+ */
+function isCrossSite(c: Context, publicUrl: string): boolean {
+  const site = c.req.header('sec-fetch-site')
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true
+  const origin = c.req.header('origin')
+  // `null` is what a page with `Referrer-Policy: no-referrer` (ours) sends: Sec-Fetch-Site decides.
+  if (origin === undefined || origin === 'null') return false
+  return origin !== new URL(publicUrl).origin
+}
+
+async function readForm(c: Context): Promise<URLSearchParams | undefined> {
+  const type = c.req.header('content-type') ?? ''
+  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined
+  const declared = Number(c.req.header('content-length') ?? '0')
+  if (declared > MAX_FORM_BYTES) return undefined
+  const text = await c.req.text()
+  return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text)
+}

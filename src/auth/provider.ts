@@ -1,0 +1,286 @@
+import { html } from 'hono/html'
+import Provider, {
+  errors,
+  type Client,
+  type Grant,
+  type KoaContextWithOIDC,
+  type ResourceServerInfo,
+} from 'oidc-provider'
+import type { Logger } from 'pino'
+import type { ConnectorConfig } from '../connector/config.js'
+import { SERVICES } from '../services/catalog.js'
+import type { Store } from '../store/open.js'
+import type { Vault } from '../vault/vault.js'
+import { storeAdapter } from './adapter.js'
+import { clientMetadataFetch } from './client-metadata-fetch.js'
+import { compareClientSecretsByDigest, isHashedClientSecret } from './client-secrets.js'
+import type { Grants } from './grants.js'
+import { cookieKeys, signingJwks } from './keys.js'
+import { PAGE_HEADERS, pageText } from './page.js'
+import { validateRedirectUris } from './redirect-uris.js'
+import { allScopeNames, serviceOfResource } from './resources.js'
+
+/**
+ * The connector's OAuth 2.1 authorization server: oidc-provider, configured. Everything the
+ * security rules of DESIGN §5 and §7 ask of it is a setting or a hook here; the rest of the
+ * protocol is oidc-provider's own, tested upstream.
+ */
+
+/** Access tokens are short-lived: revocation cuts them at once anyway (no cache). */
+export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60
+/** A refresh token that is not used for this long expires; each rotation starts it again. */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
+/** A grant ends after a year whatever happens: the person connects again. */
+export const GRANT_TTL_SECONDS = 365 * 24 * 60 * 60
+
+/** Every oidc-provider route lives under this path (plus its discovery document). */
+export const OAUTH_PATH_PREFIX = '/oauth/'
+export const DISCOVERY_PATH = '/.well-known/openid-configuration'
+export const AS_METADATA_PATH = '/.well-known/oauth-authorization-server'
+
+export const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  end_session: '/oauth/session/end',
+  // Off, but oidc-provider wants every route named; all under /oauth/.
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  pushed_authorization_request: '/oauth/par',
+  device_authorization: '/oauth/device/auth',
+  code_verification: '/oauth/device',
+  backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+  credential: '/oauth/credential',
+} as const
+
+export const consentPath = (uid: string) => `/consent/${uid}`
+
+export interface AuthorizationServerDeps {
+  config: Pick<ConnectorConfig, 'publicUrl' | 'allowLoopbackClientMetadata' | 'extraCa'>
+  store: Store
+  vault: Vault
+  grants: Grants
+  log: Logger
+}
+
+export function createAuthorizationServer({
+  config,
+  store,
+  vault,
+  grants,
+  log,
+}: AuthorizationServerDeps): Provider {
+  const { publicUrl } = config
+  const serviceScopes = (resource: string) => {
+    const service = serviceOfResource(publicUrl, resource)
+    return service ? SERVICES[service].scopes.map((s) => s.name) : undefined
+  }
+
+  const provider = new Provider(publicUrl, {
+    adapter: storeAdapter(store, {
+      grantDestroyed: (grantId) => grants.end(grantId, 'revoked by the client'),
+      grantExpired: (grantId) => grants.end(grantId, 'expired'),
+    }),
+
+    // Clients register themselves (RFC 7591) or are named by a metadata document URL.
+    clients: [],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    // Secrets are stored as digests (client-secrets.ts): no method that needs the secret itself.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    extraClientMetadata: { properties: ['redirect_uris'], validator: validateRedirectUris },
+    // OAuth 2.1: the redirect_uri is always sent, and matched exactly.
+    allowOmittingSingleRegisteredRedirectUri: false,
+
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: ['openid'],
+    claims: { openid: ['sub'] },
+
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      registrationManagement: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only (RFC 7009 §2.1); a public client asking for
+        // another's gets the usual 200 and changes nothing.
+        allowedPolicy: (_ctx: unknown, client: Client, token: { clientId: string }) => {
+          if (token.clientId === client.clientId) return true
+          if (client.clientAuthMethod === 'none') return false
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token')
+        },
+      },
+      introspection: { enabled: false },
+      userinfo: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      clientCredentials: { enabled: false },
+      deviceFlow: { enabled: false },
+      ciba: { enabled: false },
+      // Tokens are bearer tokens: the MCP endpoints do not check DPoP proofs.
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // Never a default: a request names its one service, else invalid_target.
+        defaultResource(_ctx: unknown, _client: unknown, oneOf?: string[]) {
+          if (oneOf?.length === 1) return oneOf[0]
+          if (oneOf) throw new errors.InvalidTarget('name exactly one resource')
+          throw new errors.InvalidTarget(
+            `the resource parameter is required: the MCP endpoint to use, such as ${publicUrl}/tasks/mcp`,
+          )
+        },
+        getResourceServerInfo(ctx: KoaContextWithOIDC, resource: string): ResourceServerInfo {
+          const scopes = serviceScopes(resource)
+          if (!scopes) {
+            throw new errors.InvalidTarget(
+              `unknown resource: use one of the MCP endpoints, such as ${publicUrl}/tasks/mcp`,
+            )
+          }
+          const requested = ctx.oidc.params?.resource
+          if (Array.isArray(requested) && requested.length > 1) {
+            throw new errors.InvalidTarget('a grant is for one service: name exactly one resource')
+          }
+          if (ctx.oidc.route === 'authorization') checkRequestedScopes(ctx, resource, scopes)
+          return {
+            scope: scopes.join(' '),
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: 'opaque',
+          }
+        },
+        useGrantedResource: () => true,
+      },
+    },
+
+    // One grant per person, client and service (see loadExistingGrant below).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC): Promise<Grant | undefined> => {
+      const { oidc } = ctx
+      const fromInteraction = oidc.result?.consent?.grantId
+      if (fromInteraction) return provider.Grant.find(fromInteraction)
+      const account = oidc.session?.accountId
+      const service = serviceOfResource(publicUrl, oidc.params?.resource)
+      if (!account || !service || !oidc.client) return undefined
+      for (const link of await grants.linksOf({
+        account,
+        clientId: oidc.client.clientId,
+        service,
+      })) {
+        const grant = await provider.Grant.find(link.grantId)
+        if (grant) return grant
+      }
+      return undefined
+    },
+    findAccount: (_ctx: unknown, sub: string) => ({
+      accountId: sub,
+      claims: () => ({ sub }),
+    }),
+
+    // A refresh token with every authorization code, rotated on every use; a reused one ends the
+    // grant (oidc-provider's own detection, and the adapter's atomic consume across replicas).
+    issueRefreshToken: (_ctx: unknown, client: Client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    // Revoking any token of a grant ends the whole grant, and with it the upstream credential.
+    revokeGrantPolicy: () => true,
+    // Tokens belong to the grant, not to the browser session that approved it.
+    expiresWithSession: () => false,
+
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: GRANT_TTL_SECONDS,
+      Interaction: 30 * 60,
+      Session: 14 * 24 * 60 * 60,
+    },
+
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => consentPath(interaction.uid),
+    },
+    cookies: {
+      keys: cookieKeys(vault),
+      long: { httpOnly: true, sameSite: 'lax' },
+      short: { httpOnly: true, sameSite: 'lax' },
+    },
+    jwks: signingJwks(vault),
+    enabledJWA: {
+      idTokenSigningAlgValues: ['EdDSA'],
+      userinfoSigningAlgValues: ['EdDSA'],
+      introspectionSigningAlgValues: ['EdDSA'],
+      authorizationSigningAlgValues: ['EdDSA'],
+      requestObjectSigningAlgValues: ['EdDSA', 'ES256', 'RS256', 'PS256'],
+    },
+    routes: ROUTES,
+    fetch: clientMetadataFetch(config),
+    renderError: async (ctx: KoaContextWithOIDC, out: Record<string, string>) => {
+      for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value)
+      ctx.set('Content-Type', 'text/html; charset=utf-8')
+      ctx.body = await pageText(
+        'Request not valid',
+        html`<h1>This request cannot be completed</h1>
+          <p><strong>${out.error}</strong>: ${out.error_description ?? ''}</p>
+          <p>
+            Nothing was sent back to the app that sent you here. Go back to your assistant and
+            connect again; if this keeps happening, tell the app's developer.
+          </p>`,
+      )
+    },
+  })
+
+  // The connector runs behind whatever origin PUBLIC_URL names; see server.ts.
+  provider.proxy = true
+  compareClientSecretsByDigest(provider)
+
+  // The metadata lists the services' scopes (oidc-provider lists only its own static ones).
+  const scopesSupported = allScopeNames()
+  provider.use(async (ctx, next) => {
+    await next()
+    if (ctx.oidc?.route === 'discovery' && isRecord(ctx.body)) {
+      ctx.body = { ...ctx.body, scopes_supported: scopesSupported }
+    }
+    // Reading a registration (RFC 7592 §2.1) would show the stored digest as if it were the
+    // secret: it is left out, the client keeps the one it was given at registration.
+    if (ctx.oidc?.route === 'client' && isRecord(ctx.body)) {
+      const secret = ctx.body.client_secret
+      if (typeof secret === 'string' && isHashedClientSecret(secret)) {
+        const { client_secret: _digest, ...rest } = ctx.body
+        ctx.body = rest
+      }
+    }
+  })
+
+  provider.on('server_error', (_ctx: unknown, error: Error) => {
+    log.error({ err: error }, 'authorization server error')
+  })
+  return provider
+}
+
+/**
+ * The scopes of an authorization request must all be the named service's; none asked means all
+ * of them (the consent page lists each one, and every change is still approved call by call).
+ */
+function checkRequestedScopes(ctx: KoaContextWithOIDC, resource: string, scopes: string[]) {
+  const params = ctx.oidc.params ?? {}
+  const asked = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : []
+  if (asked.length === 0) {
+    params.scope = scopes.join(' ')
+    return
+  }
+  const foreign = asked.find((scope) => !scopes.includes(scope))
+  if (foreign !== undefined) {
+    throw new errors.InvalidScope(
+      `"${foreign}" is not a permission of ${resource}; it accepts ${scopes.join(', ')}`,
+      foreign,
+    )
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)

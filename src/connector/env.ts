@@ -1,0 +1,140 @@
+import { resolve } from 'node:path'
+import { sandboxUpstream, type ConnectorConfig, type UpstreamConfig } from './config.js'
+
+/**
+ * The connector's configuration from the environment (DESIGN §3). Every variable is optional;
+ * an error names the variable and says what it should hold, never echoing a secret.
+ */
+
+export type Environment = Record<string, string | undefined>
+
+export interface ConnectorEnvironment {
+  config: Omit<ConnectorConfig, 'upstream'>
+  /** The real provider's settings, or undefined to use the built-in sandbox. */
+  upstream: UpstreamConfig | undefined
+  /** Whether to start the sandbox here (false with SANDBOX=0 or a real provider). */
+  startSandbox: boolean
+}
+
+const REQUIRED_UPSTREAM = [
+  'UPSTREAM_AUTHORIZATION_URL',
+  'UPSTREAM_TOKEN_URL',
+  'UPSTREAM_REVOCATION_URL',
+  'UPSTREAM_USERINFO_URL',
+  'UPSTREAM_CLIENT_ID',
+  'UPSTREAM_TASKS_URL',
+  'UPSTREAM_SEARCH_URL',
+  'UPSTREAM_ANALYTICS_URL',
+] as const
+const OPTIONAL_UPSTREAM = ['UPSTREAM_CLIENT_SECRET', 'UPSTREAM_SCOPE_PREFIX'] as const
+
+export function connectorEnvironment(env: Environment = process.env): ConnectorEnvironment {
+  const port = portOf(env, 'PORT', 8080)
+  const host = env.HOST || '127.0.0.1'
+  const publicUrl = env.PUBLIC_URL ? originOf(env.PUBLIC_URL) : defaultPublicUrl(host, port)
+  const upstream = upstreamOf(env)
+  return {
+    config: {
+      port,
+      host,
+      publicUrl,
+      dataDir: resolve(env.DATA_DIR || './data'),
+      databaseUrl: env.DATABASE_URL || undefined,
+      vaultKey: env.VAULT_KEY || undefined,
+      allowLoopbackClientMetadata: flag(env, 'DEV_ALLOW_LOOPBACK_CLIENT_METADATA'),
+    },
+    upstream,
+    startSandbox: upstream === undefined && env.SANDBOX !== '0',
+  }
+}
+
+/** Where the sandbox is when this process does not start it (SANDBOX=0): run it yourself there. */
+export function sandboxUrlOf(env: Environment = process.env): string {
+  if (env.SANDBOX_PUBLIC_URL) return originOf(env.SANDBOX_PUBLIC_URL, 'SANDBOX_PUBLIC_URL')
+  return `http://127.0.0.1:${portOf(env, 'SANDBOX_PORT', 8081)}`
+}
+
+export const withSandbox = (config: ConnectorEnvironment['config'], sandboxUrl: string) => ({
+  ...config,
+  upstream: sandboxUpstream(sandboxUrl),
+})
+
+function upstreamOf(env: Environment): UpstreamConfig | undefined {
+  const set = [...REQUIRED_UPSTREAM, ...OPTIONAL_UPSTREAM].filter((name) => env[name])
+  if (set.length === 0) return undefined
+  const missing = REQUIRED_UPSTREAM.filter((name) => !env[name])
+  if (missing.length) {
+    throw new Error(
+      `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set, so a real provider is configured, ` +
+        `but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not: set every one, or ` +
+        'unset all UPSTREAM_* variables to use the built-in sandbox.',
+    )
+  }
+  const url = (name: (typeof REQUIRED_UPSTREAM)[number]) => httpUrl(env, name)
+  return {
+    authorizationUrl: url('UPSTREAM_AUTHORIZATION_URL'),
+    tokenUrl: url('UPSTREAM_TOKEN_URL'),
+    revocationUrl: url('UPSTREAM_REVOCATION_URL'),
+    userinfoUrl: url('UPSTREAM_USERINFO_URL'),
+    clientId: env.UPSTREAM_CLIENT_ID!,
+    clientSecret: env.UPSTREAM_CLIENT_SECRET ?? '',
+    scopePrefix: env.UPSTREAM_SCOPE_PREFIX ?? '',
+    apiBase: {
+      tasks: url('UPSTREAM_TASKS_URL').replace(/\/+$/, ''),
+      search: url('UPSTREAM_SEARCH_URL').replace(/\/+$/, ''),
+      analytics: url('UPSTREAM_ANALYTICS_URL').replace(/\/+$/, ''),
+    },
+  }
+}
+
+function httpUrl(env: Environment, name: string): string {
+  const value = env[name]!
+  const url = URL.parse(value)
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new Error(`${name} must be an http(s) URL, not "${value}".`)
+  }
+  return value
+}
+
+function portOf(env: Environment, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`${name} must be a port number from 0 to 65535, not "${raw}".`)
+  }
+  return port
+}
+
+/**
+ * PUBLIC_URL is an origin: the issuer, the resources and the redirect URI are built on it, and
+ * the connector serves every path at the root.
+ */
+function originOf(value: string, name = 'PUBLIC_URL'): string {
+  const url = URL.parse(value)
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new Error(
+      `${name} must be an http(s) origin such as https://connector.example.com, not "${value}".`,
+    )
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
+    throw new Error(
+      `${name} must be an origin only (scheme, host and port, no path), such as https://connector.example.com, not "${value}".`,
+    )
+  }
+  return url.origin
+}
+
+function defaultPublicUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  // Port 0 (a free port) is filled in once the server listens.
+  if (port === 0) return ''
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
+function flag(env: Environment, name: string): boolean {
+  const value = env[name]
+  if (value === undefined || value === '' || value === '0') return false
+  if (value === '1') return true
+  throw new Error(`${name} must be 1 (on) or 0 (off), not "${value}".`)
+}

@@ -1,0 +1,263 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
+import { Hono } from 'hono'
+import type { Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import { Grants } from '../auth/grants.js'
+import { interactionRoutes, type InteractionDeps } from '../auth/interaction.js'
+import { FormTokens } from '../auth/keys.js'
+import {
+  AS_METADATA_PATH,
+  createAuthorizationServer,
+  DISCOVERY_PATH,
+  OAUTH_PATH_PREFIX,
+} from '../auth/provider.js'
+import { OAuthRateLimits, type RateLimitSettings } from '../auth/rate-limits.js'
+import { McpAuthenticator } from '../mcp/bearer.js'
+import { mcpRoutes } from '../mcp/endpoint.js'
+import { isPostgresUrl } from '../store/postgres.js'
+import { openStore, type Store } from '../store/open.js'
+import { Upstream } from '../upstream/index.js'
+import { Vault } from '../vault/vault.js'
+import type { ConnectorConfig } from './config.js'
+import { createLogger } from './logger.js'
+
+export interface ConnectorOptions {
+  log?: Logger
+  rateLimits?: RateLimitSettings
+  /** The upstream client's fetch (tests). */
+  fetch?: typeof fetch
+  /** For pages that sign the person in through the provider (registered by later layers). */
+  onSignIn?: InteractionDeps['onSignIn']
+}
+
+/** The parts of a running connector, for the CLI's admin commands and for tests. */
+export interface ConnectorParts {
+  config: ConnectorConfig
+  store: Store
+  vault: Vault
+  provider: Provider
+  grants: Grants
+  upstream: Upstream
+  authenticator: McpAuthenticator
+  log: Logger
+}
+
+export interface RunningConnector {
+  /** The connector's public URL (its issuer). */
+  url: string
+  /** Where it listens, which differs from `url` behind a proxy. */
+  localUrl: string
+  parts: ConnectorParts
+  close(): Promise<void>
+}
+
+/** Headers every answer carries: nothing the connector serves is meant to be framed or sniffed. */
+const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+}
+
+/**
+ * Opens the store and the vault, builds the authorization server and the HTTP app, and serves
+ * both from one Node server: oidc-provider's paths (`/oauth/...` and its metadata) go to
+ * oidc-provider, everything else to Hono. Resolves once `/healthz` answers 200.
+ */
+export async function startConnector(
+  config: ConnectorConfig,
+  options: ConnectorOptions = {},
+): Promise<RunningConnector> {
+  const log = options.log ?? createLogger()
+  if (config.databaseUrl && isPostgresUrl(config.databaseUrl) && !config.vaultKey?.trim()) {
+    throw new Error(
+      'VAULT_KEY must be set when DATABASE_URL selects PostgreSQL: every replica needs the same key, ' +
+        'and a key file in DATA_DIR would differ on each. Generate one with `openssl rand -base64 32`.',
+    )
+  }
+  const { vault, warning } = Vault.fromEnvironment({
+    vaultKey: config.vaultKey,
+    dataDir: config.dataDir,
+  })
+  if (warning) log.warn(warning)
+
+  // Listen first: with port 0 the public URL (the issuer) is known only once a port is taken.
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = notReady
+  const server = createServer((req, res) => handle(req, res))
+  await listen(server, config.port, config.host)
+  const localUrl = urlOf(server, config.host)
+  const publicUrl = config.publicUrl || localUrl
+  const settled: ConnectorConfig = { ...config, publicUrl }
+
+  let store: Store | undefined
+  try {
+    store = await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
+    })
+    const parts = assemble(settled, store, vault, log, options)
+    handle = dispatcher(parts, options)
+    log.info({ url: publicUrl, engine: store.engine }, 'connector ready')
+    return {
+      url: publicUrl,
+      localUrl,
+      parts,
+      async close() {
+        await closeServer(server)
+        await store?.close()
+      },
+    }
+  } catch (error) {
+    await closeServer(server)
+    await store?.close()
+    throw error
+  }
+}
+
+function assemble(
+  config: ConnectorConfig,
+  store: Store,
+  vault: Vault,
+  log: Logger,
+  options: ConnectorOptions,
+): ConnectorParts {
+  const upstream = new Upstream({
+    config: config.upstream,
+    publicUrl: config.publicUrl,
+    store,
+    vault,
+    log,
+    fetch: options.fetch,
+  })
+  const grants = new Grants(store, upstream, log.child({ component: 'grants' }))
+  const provider = createAuthorizationServer({
+    config,
+    store,
+    vault,
+    grants,
+    log: log.child({ component: 'authorization-server' }),
+  })
+  const authenticator = new McpAuthenticator({
+    publicUrl: config.publicUrl,
+    provider,
+    grants,
+    upstream,
+  })
+  return { config, store, vault, provider, grants, upstream, authenticator, log }
+}
+
+function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
+  const { config, provider, log } = parts
+  const app = new Hono()
+  app.get('/healthz', (c) => c.json({ status: 'ok' }))
+  app.route(
+    '/',
+    interactionRoutes({
+      publicUrl: config.publicUrl,
+      provider,
+      upstream: parts.upstream,
+      grants: parts.grants,
+      formTokens: new FormTokens(parts.vault, 'consent'),
+      log: log.child({ component: 'consent' }),
+      onSignIn: options.onSignIn,
+    }),
+  )
+  app.route(
+    '/',
+    mcpRoutes({
+      publicUrl: config.publicUrl,
+      authenticator: parts.authenticator,
+      log: log.child({ component: 'mcp' }),
+    }),
+  )
+  app.notFound((c) => c.json({ error: 'not_found', error_description: 'No such endpoint.' }, 404))
+  app.onError((error, c) => {
+    log.error({ err: error, path: c.req.path }, 'request failed')
+    return c.json({ error: 'server_error', error_description: 'Something went wrong.' }, 500)
+  })
+
+  const honoListener = getRequestListener(app.fetch)
+  const oidcListener = provider.callback()
+  const rateLimits = new OAuthRateLimits(options.rateLimits)
+  const publicUrl = new URL(config.publicUrl)
+  const requestLog = log.child({ component: 'http' })
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now()
+    const path = pathOf(req.url)
+    res.on('finish', () => {
+      // The path only: query strings carry codes and states.
+      requestLog.debug(
+        {
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      )
+    })
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
+
+    if (
+      path.startsWith(OAUTH_PATH_PREFIX) ||
+      path === DISCOVERY_PATH ||
+      path === AS_METADATA_PATH
+    ) {
+      // RFC 8414 metadata is the same document as oidc-provider's discovery.
+      if (path === AS_METADATA_PATH) req.url = DISCOVERY_PATH + (req.url ?? '').slice(path.length)
+      // oidc-provider builds its URLs from the request: make it see the public origin, whatever
+      // the Host header or a proxy says (and the socket address, not a forwarded one).
+      req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1)
+      req.headers['x-forwarded-host'] = publicUrl.host
+      delete req.headers['x-forwarded-for']
+      rateLimits
+        .refuse(req, res, path)
+        .then((refused) => refused || oidcListener(req, res))
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'rate limiter failed')
+          if (!res.headersSent) res.writeHead(500).end()
+        })
+      return
+    }
+    void honoListener(req, res)
+  }
+}
+
+function notReady(_req: IncomingMessage, res: ServerResponse) {
+  res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' })
+  res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'Starting up.' }))
+}
+
+const pathOf = (url: string | undefined) => {
+  const raw = url ?? '/'
+  const end = raw.indexOf('?')
+  return end === -1 ? raw : raw.slice(0, end)
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+function urlOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve()
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}

@@ -1,0 +1,55 @@
+import type { GrantLink, Grants } from '../auth/grants.js'
+import { SERVICES } from '../services/catalog.js'
+import { CredentialRevokedError } from '../upstream/index.js'
+
+/**
+ * A request's way to the provider: the upstream access token of the grant its bearer token
+ * belongs to. When the provider says the credential is revoked (the person disconnected the app
+ * on the provider's side), every grant acting with it ends at once, and the request is answered
+ * 401 invalid_token with a message to reconnect (see endpoint.ts).
+ */
+
+export class GrantRevokedError extends Error {
+  override name = 'GrantRevokedError'
+}
+
+/** What a request needs of the upstream client. */
+export interface UpstreamTokens {
+  accessToken(credentialId: string): Promise<string>
+  afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string>
+}
+
+export const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
+  `The connection to ${SERVICES[link.service].title} was revoked at the provider: connect the service again.`
+
+export class RequestGrant {
+  /** Set once the provider said the credential is revoked: the answer becomes 401. */
+  revoked: GrantRevokedError | undefined
+
+  constructor(
+    readonly link: GrantLink,
+    private readonly upstream: UpstreamTokens,
+    private readonly grants: Pick<Grants, 'endGrantsOfCredential'>,
+  ) {}
+
+  /** A valid upstream access token for this grant (refreshed when due). */
+  upstreamAccessToken(): Promise<string> {
+    return this.guard(() => this.upstream.accessToken(this.link.credentialId))
+  }
+
+  /** After the provider answered 401 to `rejectedToken`: the token to try once more with. */
+  upstreamTokenAfterUnauthorized(rejectedToken: string): Promise<string> {
+    return this.guard(() => this.upstream.afterUnauthorized(this.link.credentialId, rejectedToken))
+  }
+
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      if (!(error instanceof CredentialRevokedError)) throw error
+      await this.grants.endGrantsOfCredential(error.credentialId)
+      this.revoked = new GrantRevokedError(reconnectMessage(this.link), { cause: error })
+      throw this.revoked
+    }
+  }
+}

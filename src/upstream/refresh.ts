@@ -1,0 +1,191 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Logger } from 'pino'
+import type { UpstreamCredentials } from '../vault/credentials.js'
+import { CredentialRevokedError, UpstreamUnavailableError } from './errors.js'
+import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
+import type { StoredTokenSet, StoredTokenSets } from './stored-token-set.js'
+import { leaseHeld, needsRefresh, tokenSetFrom, withoutLease, type TokenSet } from './token-set.js'
+
+/**
+ * Access tokens for credentials, refreshed when they expire or are rejected, with ONE refresh at
+ * the provider however many callers need it at once.
+ *
+ * In one process, callers for a credential share one promise (single flight).
+ *
+ * Across replicas, the replica that refreshes first takes a lease: it writes the token set back
+ * with `refresh_lease_until` set, by compare-and-set on the row's `updated_at`. Of replicas that
+ * read the same row, only one such write succeeds; the others re-read, see the lease, and poll the
+ * row until the fresh token is there, which they then use instead of refreshing again. A lease
+ * outlives the refresh deadline by a margin, so a replica that dies mid-refresh holds nobody up
+ * for long. We chose this over a row lock (SELECT ... FOR UPDATE held across the provider call):
+ * a lock would hold a pooled connection, and on SQLite the whole database, for as long as the
+ * provider takes, and SQLite has no FOR UPDATE; compare-and-set is one plain UPDATE on both.
+ */
+
+/** How often a caller waiting on another replica's refresh looks at the row again. */
+const POLL_MS = 100
+/** How much longer than the provider's deadline a lease lasts. */
+const LEASE_MARGIN_MS = 5_000
+/**
+ * A token obtained by a refresh after a 401 that is itself rejected this soon means the provider
+ * no longer honours the credential (DESIGN §5: "401 after one refresh").
+ */
+export const REJECTED_AGAIN_WINDOW_MS = 5 * 60_000
+
+export interface RefresherDeps {
+  client: OAuthClient
+  tokenSets: StoredTokenSets
+  credentials: UpstreamCredentials
+  log: Logger
+  deadlineMs: number
+  /** For a credential the provider still refreshes but then refuses: end it there too. */
+  revokeAndErase: (credentialId: string) => Promise<void>
+  now?: () => number
+}
+
+type Reason = 'expiry' | 'rejected'
+
+export class TokenRefresher {
+  readonly #flights = new Map<string, Promise<TokenSet>>()
+  readonly #deps: RefresherDeps
+  readonly #now: () => number
+  readonly #leaseMs: number
+
+  constructor(deps: RefresherDeps) {
+    this.#deps = deps
+    this.#now = deps.now ?? Date.now
+    this.#leaseMs = deps.deadlineMs + LEASE_MARGIN_MS
+  }
+
+  async accessToken(credentialId: string): Promise<string> {
+    const { set } = await this.#read(credentialId)
+    if (!needsRefresh(set, this.#now())) return set.access_token
+    return (await this.#flight(credentialId, 'expiry', set.access_token)).access_token
+  }
+
+  async afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string> {
+    const { set } = await this.#read(credentialId)
+    const now = this.#now()
+    if (set.access_token !== rejectedToken) {
+      // Another caller refreshed since that call was made: its token is the one to use.
+      return needsRefresh(set, now) ? this.accessToken(credentialId) : set.access_token
+    }
+    const since = set.refreshed_after_rejection_at
+    if (since !== undefined && now - since < REJECTED_AGAIN_WINDOW_MS) {
+      this.#deps.log.info({ credentialId }, 'refreshed upstream token rejected again')
+      await this.#deps.revokeAndErase(credentialId)
+      throw new CredentialRevokedError(credentialId)
+    }
+    return (await this.#flight(credentialId, 'rejected', rejectedToken)).access_token
+  }
+
+  async #read(credentialId: string): Promise<StoredTokenSet> {
+    const stored = await this.#deps.tokenSets.read(credentialId)
+    if (!stored) throw new CredentialRevokedError(credentialId)
+    return stored
+  }
+
+  #flight(credentialId: string, reason: Reason, staleToken: string): Promise<TokenSet> {
+    let flight = this.#flights.get(credentialId)
+    if (!flight) {
+      flight = this.#refresh(credentialId, reason, staleToken).finally(() =>
+        this.#flights.delete(credentialId),
+      )
+      this.#flights.set(credentialId, flight)
+    }
+    return flight
+  }
+
+  /** Takes the lease and refreshes, or waits for the replica that holds it. */
+  async #refresh(credentialId: string, reason: Reason, staleToken: string): Promise<TokenSet> {
+    const giveUpAt = this.#now() + this.#leaseMs + 2 * POLL_MS
+    for (;;) {
+      const stored = await this.#read(credentialId)
+      const now = this.#now()
+      const { set } = stored
+      if (set.access_token !== staleToken && !needsRefresh(set, now)) return set
+      if (now >= giveUpAt) {
+        throw new UpstreamUnavailableError(
+          'The connection to the provider is being renewed elsewhere and it is taking long; try again shortly.',
+          1,
+        )
+      }
+      if (leaseHeld(set, now)) {
+        await sleep(POLL_MS)
+        continue
+      }
+      if (set.refresh_token === undefined) {
+        // Nothing to renew it with: the connection has ended, like a refused refresh.
+        await this.#deps.credentials.erase(credentialId)
+        this.#deps.log.info(
+          { credentialId },
+          'upstream credential ran out (no refresh token): erased',
+        )
+        throw new CredentialRevokedError(credentialId)
+      }
+      const claimed = await this.#deps.tokenSets.replace(stored, {
+        ...set,
+        refresh_lease_until: now + this.#leaseMs,
+      })
+      // Changed since it was read (another replica's lease or result, or an erase): look again.
+      if (!claimed) continue
+      return this.#refreshClaimed(claimed, set.refresh_token, reason)
+    }
+  }
+
+  async #refreshClaimed(
+    claimed: StoredTokenSet,
+    refreshToken: string,
+    reason: Reason,
+  ): Promise<TokenSet> {
+    const { log } = this.#deps
+    const credentialId = claimed.id
+    const started = this.#now()
+    let fresh: TokenSet
+    try {
+      const response = await this.#deps.client.refresh(refreshToken)
+      fresh = tokenSetFrom(response, this.#now(), claimed.set)
+    } catch (error) {
+      const ms = this.#now() - started
+      if (error instanceof ProviderRefusal && error.error === 'invalid_grant') {
+        await this.#deps.credentials.erase(credentialId)
+        log.info({ credentialId, ms }, 'upstream credential revoked at the provider: erased')
+        throw new CredentialRevokedError(credentialId)
+      }
+      // Nothing is lost: give the lease back so that the next caller may try again at once.
+      await this.#deps.tokenSets.replace(claimed, withoutLease(claimed.set)).catch((release) => {
+        log.warn({ credentialId, reason: (release as Error).message }, 'refresh lease not released')
+      })
+      if (error instanceof UpstreamUnavailableError) {
+        log.warn({ credentialId, ms, retryAfterSeconds: error.retryAfterSeconds }, error.message)
+        throw error
+      }
+      if (error instanceof ProviderRefusal) {
+        // invalid_client and the like: the connector's configuration, not the person's grant.
+        log.error(
+          { credentialId, ms, status: error.status, error: error.error },
+          'upstream refresh refused',
+        )
+        throw new UpstreamUnavailableError(
+          `The provider refused to renew the connection (${error.error}); try again later.`,
+          undefined,
+          { cause: error },
+        )
+      }
+      throw error
+    }
+    if (reason === 'rejected') fresh.refreshed_after_rejection_at = this.#now()
+
+    const written = await this.#deps.tokenSets.replace(claimed, fresh)
+    if (!written) {
+      // The lease was lost: erased by a disconnect meanwhile, or it ran out and another replica
+      // took over. Prefer what is stored; ours stays valid, as the refresh token was not rotated.
+      const current = await this.#read(credentialId)
+      log.warn({ credentialId }, 'upstream refresh lease lost')
+      const now = this.#now()
+      return !needsRefresh(current.set, now) && !leaseHeld(current.set, now) ? current.set : fresh
+    }
+    log.info({ credentialId, reason, ms: this.#now() - started }, 'upstream token refreshed')
+    return fresh
+  }
+}

@@ -1,0 +1,48 @@
+import type { Logger } from 'pino'
+import { receiveCallback } from './callback.js'
+import { OAuthClient } from './oauth-client.js'
+import type { PendingAuthorizations } from './pending.js'
+import { revokeQuietly } from './revocation.js'
+
+/**
+ * Sign-in to the connector's own pages (the person's connections) through the provider: identity
+ * only. The scope is `openid`, the token is revoked right after userinfo, and nothing is stored
+ * but the pending state while the browser is away.
+ */
+
+export interface SignInDeps {
+  client: OAuthClient
+  pending: PendingAuthorizations
+  log: Logger
+}
+
+export interface CompletedSignIn {
+  /** The person's identity at the provider. */
+  subject: string
+  /** The connector path given to beginSignIn. */
+  returnTo: string
+}
+
+export const IDENTITY_SCOPE = 'openid'
+
+export async function beginSignIn(deps: SignInDeps, returnTo: string): Promise<URL> {
+  // Only a path of the connector itself: anything else would make the callback an open redirect.
+  if (!/^\/(?![/\\])/.test(returnTo) || /[\s\p{Cc}]/u.test(returnTo)) {
+    throw new TypeError('returnTo must be a path on the connector, starting with a single "/"')
+  }
+  const pkce = await OAuthClient.newPkce()
+  const state = await deps.pending.create({
+    kind: 'sign-in',
+    returnTo,
+    codeVerifier: pkce.verifier,
+  })
+  return deps.client.authorizationUrl({ state, pkce, scope: IDENTITY_SCOPE })
+}
+
+export async function completeSignIn(deps: SignInDeps, callbackUrl: URL): Promise<CompletedSignIn> {
+  const { pending, tokens, subject } = await receiveCallback(deps, callbackUrl, 'sign-in')
+  // The identity is all that was wanted: end the provider's grant at once.
+  await revokeQuietly(deps, tokens, { kind: 'sign-in' })
+  deps.log.info('signed in through the provider')
+  return { subject, returnTo: pending.returnTo }
+}

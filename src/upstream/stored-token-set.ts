@@ -1,0 +1,56 @@
+import type { Store } from '../store/open.js'
+import { credentialBinding, type UpstreamCredentials } from '../vault/credentials.js'
+import type { Vault } from '../vault/vault.js'
+import { parseTokenSet, serializeTokenSet, type TokenSet } from './token-set.js'
+
+/** A credential's token set as stored, with the `updated_at` it was read at. */
+export interface StoredTokenSet {
+  id: string
+  subject: string
+  scope: string
+  updatedAt: number
+  set: TokenSet
+}
+
+/**
+ * Token sets in the credential store: read through UpstreamCredentials, and replaced only by
+ * compare-and-set on `updated_at`, so that a change made meanwhile by another replica (or an
+ * erase) is never overwritten.
+ */
+export class StoredTokenSets {
+  constructor(
+    private readonly store: Store,
+    private readonly vault: Vault,
+    private readonly credentials: UpstreamCredentials,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async read(id: string): Promise<StoredTokenSet | undefined> {
+    const credential = await this.credentials.get(id)
+    if (!credential) return undefined
+    const { subject, scope, updatedAt, secret } = credential
+    return { id, subject, scope, updatedAt, set: parseTokenSet(secret) }
+  }
+
+  /** Replaces `current` with `next` if nobody changed it since it was read; undefined if someone did. */
+  async replace(current: StoredTokenSet, next: TokenSet): Promise<StoredTokenSet | undefined> {
+    // Strictly later than what was read, so that the next compare-and-set sees a change.
+    const updatedAt = Math.max(this.now(), current.updatedAt + 1)
+    const result = await this.store.db
+      .updateTable('upstream_credentials')
+      .set({
+        scope: next.scope,
+        ciphertext: this.vault.seal(
+          serializeTokenSet(next),
+          credentialBinding(current.id, current.subject),
+        ),
+        key_id: this.vault.keyId,
+        updated_at: updatedAt,
+      })
+      .where('id', '=', current.id)
+      .where('updated_at', '=', current.updatedAt)
+      .executeTakeFirst()
+    if (result.numUpdatedRows === 0n) return undefined
+    return { ...current, scope: next.scope, updatedAt, set: next }
+  }
+}

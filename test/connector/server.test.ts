@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { sandboxUpstream } from '../../src/connector/config.js'
+import { createLogger } from '../../src/connector/logger.js'
+import { startConnector } from '../../src/connector/server.js'
+import { connectorForSuite } from '../support/connector.js'
+
+/** The running connector: one server for both parts, readiness, and logs that keep no secrets. */
+
+const lines: string[] = []
+const suite = connectorForSuite({
+  options: {
+    log: createLogger({ level: 'debug' }, { write: (line: string) => void lines.push(line) }),
+  },
+})
+
+describe('the connector server', () => {
+  it('answers /healthz when ready', async () => {
+    const res = await suite.request('GET', '/healthz')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: 'ok' })
+  })
+
+  it('serves oidc-provider and the app from one origin, every answer unframeable', async () => {
+    for (const path of [
+      '/healthz',
+      '/oauth/jwks',
+      '/.well-known/oauth-authorization-server',
+      '/nowhere',
+    ]) {
+      const res = await suite.request('GET', path)
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY')
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'")
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff')
+    }
+    const missing = await suite.request('GET', '/nowhere')
+    expect(missing.status).toBe(404)
+    expect(missing.body.error).toBe('not_found')
+  })
+
+  it('logs no token, code, secret, state or cookie', async () => {
+    const person = suite.person('logged')
+    const client = await suite.registerClient({ token_endpoint_auth_method: 'client_secret_post' })
+    const { tokens, code } = await suite.connect({ person, client })
+    const refreshed = await suite.refresh(client, tokens.refresh_token)
+    await suite.mcp('tasks', refreshed.body.access_token)
+    await suite.revoke(client, refreshed.body.access_token)
+    const log = lines.join('')
+    expect(log).toContain('authorization granted')
+    expect(log).toContain('"path":"/oauth/token"')
+    for (const secret of [
+      tokens.access_token,
+      tokens.refresh_token,
+      refreshed.body.access_token,
+      refreshed.body.refresh_token,
+      code,
+      client.client_secret!,
+    ]) {
+      expect(log.includes(secret)).toBe(false)
+    }
+    expect(log).not.toMatch(/[?&](code|state)=/)
+  })
+})
+
+describe('the logger', () => {
+  it('redacts secrets wherever a field of their name turns up', () => {
+    const out: string[] = []
+    const log = createLogger({ level: 'info' }, { write: (line: string) => void out.push(line) })
+    log.info(
+      {
+        access_token: 'AT-1',
+        refresh_token: 'RT-1',
+        code: 'CODE-1',
+        client_secret: 'CS-1',
+        headers: { authorization: 'Bearer AT-2', cookie: '_session=S-1' },
+        response: { token: 'AT-3', state: 'ST-1' },
+      },
+      'something happened',
+    )
+    const line = out.join('')
+    expect(line).toContain('something happened')
+    expect(line).toContain('[redacted]')
+    for (const secret of ['AT-1', 'RT-1', 'CODE-1', 'CS-1', 'AT-2', 'S-1', 'AT-3', 'ST-1']) {
+      expect(line).not.toContain(secret)
+    }
+  })
+})
+
+describe('starting', () => {
+  it('refuses PostgreSQL without VAULT_KEY: replicas would each make their own key', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'countersign-pg-'))
+    try {
+      const start = startConnector(
+        {
+          port: 0,
+          host: '127.0.0.1',
+          publicUrl: '',
+          dataDir,
+          databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
+          allowLoopbackClientMetadata: false,
+          upstream: sandboxUpstream('http://127.0.0.1:1'),
+        },
+        { log: pino({ level: 'silent' }) },
+      )
+      await expect(start).rejects.toThrow(
+        /VAULT_KEY must be set when DATABASE_URL selects PostgreSQL/,
+      )
+      await expect(stat(join(dataDir, 'vault.key'))).rejects.toThrow()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('without VAULT_KEY on SQLite, makes a key file and warns', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'countersign-key-'))
+    const warnings: string[] = []
+    const connector = await startConnector(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        publicUrl: '',
+        dataDir,
+        allowLoopbackClientMetadata: false,
+        upstream: sandboxUpstream('http://127.0.0.1:1'),
+      },
+      { log: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }) },
+    )
+    try {
+      expect((await stat(join(dataDir, 'vault.key'))).mode & 0o777).toBe(0o600)
+      expect(warnings.join('')).toContain('VAULT_KEY is not set')
+      const res = await fetch(`${connector.url}/healthz`)
+      expect(res.status).toBe(200)
+    } finally {
+      await connector.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('serves the issuer named by PUBLIC_URL', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'countersign-public-'))
+    const connector = await startConnector(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        publicUrl: 'https://connector.example',
+        dataDir,
+        vaultKey: randomBytes(32).toString('base64'),
+        allowLoopbackClientMetadata: false,
+        upstream: sandboxUpstream('http://127.0.0.1:1'),
+      },
+      { log: pino({ level: 'silent' }) },
+    )
+    try {
+      expect(connector.url).toBe('https://connector.example')
+      const res = await fetch(`${connector.localUrl}/.well-known/oauth-authorization-server`)
+      const metadata = await res.json()
+      expect(metadata.issuer).toBe('https://connector.example')
+      expect(metadata.token_endpoint).toBe('https://connector.example/oauth/token')
+      const prm = await fetch(
+        `${connector.localUrl}/.well-known/oauth-protected-resource/tasks/mcp`,
+      )
+      expect((await prm.json()).resource).toBe('https://connector.example/tasks/mcp')
+    } finally {
+      await connector.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

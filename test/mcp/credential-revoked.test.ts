@@ -1,0 +1,139 @@
+import { McpServer } from '@modelcontextprotocol/server'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { mcpRoutes } from '../../src/mcp/endpoint.js'
+import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access.js'
+import { connectorForSuite, type Person } from '../support/connector.js'
+
+/**
+ * Disconnect from the provider's side (DESIGN §5): the person revokes the app on the provider's
+ * connections page; the next time the connector needs the credential, the provider refuses it,
+ * and the connector ends every grant that used it and tells the client to reconnect.
+ */
+
+const suite = connectorForSuite()
+
+/** The person takes the connector's access back on the sandbox's connections page. */
+async function revokeAtProvider(person: Person) {
+  const res = await person.fetch('POST', `${suite.sandbox.url}/account/connections/revoke`, {
+    client: 'countersign',
+    Revoke: 'Revoke',
+  })
+  expect(res.status).toBe(303)
+}
+
+/** What a tool does: call the provider, and after a 401 try once more with a fresh token. */
+async function callProvider(grant: RequestGrant) {
+  const token = await grant.upstreamAccessToken()
+  const lists = (t: string) => suite.sandboxRequest('GET', '/tasks/v1/lists', { token: t })
+  const first = await lists(token)
+  if (first.status !== 401) return first.status
+  return (await lists(await grant.upstreamTokenAfterUnauthorized(token))).status
+}
+
+const authenticate = async (token: string) => {
+  const request = new Request(`${suite.url}/tasks/mcp`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const auth = await suite.connector.parts.authenticator.authenticate(request, 'tasks')
+  if (!auth.ok) throw new Error(`not authenticated: ${auth.response.status}`)
+  return auth.grant
+}
+
+describe('a credential revoked at the provider', () => {
+  it('ends every grant that used it, erases it, and the token stops working', async () => {
+    const person = suite.person('revoker')
+    const { tokens } = await suite.connect({ person, service: 'tasks' })
+    const grant = await authenticate(tokens.access_token)
+    expect(await callProvider(grant)).toBe(200)
+
+    await revokeAtProvider(person)
+
+    const again = await authenticate(tokens.access_token)
+    const error = await callProvider(again).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(GrantRevokedError)
+    expect((error as Error).message).toMatch(/connect the service again/)
+    expect(again.revoked).toBe(error)
+
+    const ping = await suite.mcp('tasks', tokens.access_token)
+    expect(ping.status).toBe(401)
+    expect(ping.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
+    const { store } = suite.connector.parts
+    expect(
+      await store.db
+        .selectFrom('grant_links')
+        .selectAll()
+        .where('account', '=', 'revoker')
+        .execute(),
+    ).toEqual([])
+    expect(
+      await store.db
+        .selectFrom('upstream_credentials')
+        .selectAll()
+        .where('subject', '=', 'revoker')
+        .execute(),
+    ).toEqual([])
+  })
+
+  it('answers the request that found out with 401 invalid_token and a message to reconnect', async () => {
+    const person = suite.person('mid-call')
+    const { tokens } = await suite.connect({ person, service: 'tasks' })
+    // A tool the way the tool layer will write one: it reaches the grant through authInfo.
+    const probe = () => {
+      const server = new McpServer({ name: 'probe', version: '1' })
+      server.registerTool('probe', { inputSchema: z.object({}) }, async (_args, ctx) => {
+        const grant = ctx.http?.authInfo?.extra?.grant as RequestGrant
+        const status = await callProvider(grant)
+        return { content: [{ type: 'text', text: String(status) }] }
+      })
+      return server
+    }
+    const app = mcpRoutes({
+      publicUrl: suite.url,
+      authenticator: suite.connector.parts.authenticator,
+      log: pino({ level: 'silent' }),
+      serverFor: probe,
+    })
+    const call = () =>
+      app.request(`${suite.url}/tasks/mcp`, {
+        method: 'POST',
+        headers: {
+          host: new URL(suite.url).host,
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'probe', arguments: {} },
+        }),
+      })
+    const before = await call()
+    expect(before.status).toBe(200)
+    expect(await before.text()).toContain('"text":"200"')
+
+    await revokeAtProvider(person)
+    const after = await call()
+    expect(after.status).toBe(401)
+    const challenge = after.headers.get('www-authenticate')!
+    expect(challenge).toMatch(/^Bearer error="invalid_token"/)
+    expect(challenge).toMatch(/connect the service again/)
+    expect((await after.json()).error_description).toMatch(/revoked at the provider/)
+  })
+
+  it('ends only the grants of that person', async () => {
+    const revoking = suite.person('leaves')
+    const staying = suite.person('stays')
+    const client = await suite.registerClient()
+    const gone = await suite.connect({ person: revoking, client })
+    const kept = await suite.connect({ person: staying, client })
+    await revokeAtProvider(revoking)
+    await callProvider(await authenticate(gone.tokens.access_token)).catch(() => undefined)
+    expect((await suite.mcp('tasks', gone.tokens.access_token)).status).toBe(401)
+    expect((await suite.mcp('tasks', kept.tokens.access_token)).status).toBe(200)
+  })
+})

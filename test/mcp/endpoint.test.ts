@@ -1,0 +1,178 @@
+import { request as httpRequest } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { digest } from '../../src/auth/adapter.js'
+import { SERVICE_NAMES } from '../../src/services/catalog.js'
+import { connectorForSuite } from '../support/connector.js'
+
+/** The MCP endpoints as OAuth protected resources (RFC 9728, RFC 6750). */
+
+const suite = connectorForSuite()
+const prmUrl = (service: string) =>
+  `${suite.url}/.well-known/oauth-protected-resource/${service}/mcp`
+
+/** The JSON-RPC result of an SSE or JSON answer. */
+function rpcResult(text: string) {
+  const data =
+    text.startsWith('event:') || text.startsWith('data:')
+      ? text
+          .split('\n')
+          .find((line) => line.startsWith('data: '))!
+          .slice(6)
+      : text
+  return JSON.parse(data)
+}
+
+describe('protected resource metadata', () => {
+  it.each(SERVICE_NAMES)('is served for %s', async (service) => {
+    const res = await suite.request('GET', `/.well-known/oauth-protected-resource/${service}/mcp`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    const scopes = {
+      tasks: ['tasks.readonly', 'tasks'],
+      search: ['webmasters.readonly', 'webmasters'],
+      analytics: ['analytics.readonly'],
+    }
+    expect(res.body).toEqual({
+      resource: `${suite.url}/${service}/mcp`,
+      authorization_servers: [suite.url],
+      scopes_supported: scopes[service],
+      bearer_methods_supported: ['header'],
+      resource_name: expect.stringContaining('Countersign'),
+    })
+  })
+})
+
+describe('the bearer challenge', () => {
+  it('without a token: 401 naming the resource metadata, no error code', async () => {
+    for (const service of SERVICE_NAMES) {
+      const res = await suite.mcp(service, undefined)
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${prmUrl(service)}"`,
+      )
+    }
+  })
+
+  it('with an unknown or malformed token: 401 invalid_token', async () => {
+    for (const authorization of ['Bearer not-a-token', 'Basic dXNlcjpwYXNz', 'Bearer']) {
+      const res = await suite.mcp('tasks', undefined, undefined, { authorization })
+      expect(res.status, authorization).toBe(401)
+      const challenge = res.headers.get('www-authenticate')!
+      expect(challenge).toMatch(/^Bearer error="invalid_token"/)
+      expect(challenge).toContain(`resource_metadata="${prmUrl('tasks')}"`)
+      expect(res.body.error).toBe('invalid_token')
+    }
+  })
+
+  it('with an expired token: 401 invalid_token', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks' })
+    const row = await suite.store.db
+      .selectFrom('oauth_records')
+      .select('payload')
+      .where('kind', '=', 'AccessToken')
+      .where('id', '=', digest(tokens.access_token))
+      .executeTakeFirstOrThrow()
+    const payload = { ...JSON.parse(row.payload), exp: Math.floor(Date.now() / 1000) - 60 }
+    await suite.store.db
+      .updateTable('oauth_records')
+      .set({ payload: JSON.stringify(payload) })
+      .where('kind', '=', 'AccessToken')
+      .where('id', '=', digest(tokens.access_token))
+      .execute()
+    const res = await suite.mcp('tasks', tokens.access_token)
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+  })
+
+  it('with a token lacking the scope a request needs: 403 insufficient_scope naming it', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks', scope: 'tasks.readonly' })
+    const request = new Request(`${suite.url}/tasks/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
+    const { authenticator } = suite.connector.parts
+    const read = await authenticator.authenticate(request, 'tasks')
+    expect(read.ok).toBe(true)
+    const write = await authenticator.authenticate(request, 'tasks', 'tasks')
+    expect(write.ok).toBe(false)
+    const response = (write as { response: Response }).response
+    expect(response.status).toBe(403)
+    const challenge = response.headers.get('www-authenticate')!
+    expect(challenge).toMatch(/^Bearer error="insufficient_scope", scope="tasks"/)
+    expect(challenge).toContain(`resource_metadata="${prmUrl('tasks')}"`)
+    expect(await response.json()).toMatchObject({ error: 'insufficient_scope', scope: 'tasks' })
+  })
+})
+
+describe('audience isolation', () => {
+  it.each(SERVICE_NAMES)('a token for %s works there and at no other service', async (service) => {
+    const { tokens } = await suite.connect({ service })
+    for (const other of SERVICE_NAMES) {
+      const res = await suite.mcp(other, tokens.access_token)
+      if (other === service) {
+        expect(res.status).toBe(200)
+        expect(rpcResult(res.text)).toEqual({ jsonrpc: '2.0', id: 1, result: {} })
+      } else {
+        expect(res.status, `${service} token at ${other}`).toBe(401)
+        expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/)
+        expect(res.headers.get('www-authenticate')).toContain(prmUrl(other))
+      }
+    }
+  })
+})
+
+describe('the MCP endpoint', () => {
+  it('answers initialize for 2025-11-25 clients', async () => {
+    const { tokens } = await suite.connect({ service: 'search' })
+    const res = await suite.mcp('search', tokens.access_token, {
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'test', version: '1' },
+      },
+    })
+    expect(res.status).toBe(200)
+    const { result } = rpcResult(res.text)
+    expect(result.protocolVersion).toBe('2025-11-25')
+    expect(result.serverInfo.name).toBe('countersign-search')
+  })
+
+  it('refuses a foreign Origin (DNS rebinding), accepts its own', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks' })
+    const foreign = await suite.mcp('tasks', tokens.access_token, undefined, {
+      origin: 'https://evil.example',
+    })
+    expect(foreign.status).toBe(403)
+    const own = await suite.mcp('tasks', tokens.access_token, undefined, { origin: suite.url })
+    expect(own.status).toBe(200)
+  })
+
+  it('refuses a Host that is not its own (DNS rebinding)', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks' })
+    const url = new URL(`${suite.url}/tasks/mcp`)
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            host: `rebound.example:${url.port}`,
+            authorization: `Bearer ${tokens.access_token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode!)
+        },
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))
+    })
+    expect(status).toBe(403)
+  })
+})

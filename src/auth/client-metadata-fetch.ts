@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { isIP } from 'node:net'
+import { isLoopbackAddress, isLoopbackHostname } from '../connector/loopback.js'
 import { rootCertificates } from 'node:tls'
 
 /**
@@ -32,23 +32,13 @@ export function clientMetadataFetch({
   }
   let loopback: unknown
   return (url: URL | string, options: FetchOptions) => {
-    if (isLoopbackHost(new URL(url).hostname)) {
+    if (isLoopbackHostname(new URL(url).hostname)) {
       loopback ??= loopbackDispatcher(extraCa)
       return fetch(url, { ...options, dispatcher: loopback } as RequestInit)
     }
     return fetch(url, options)
   }
 }
-
-const isLoopbackAddress = (address: string) =>
-  address === '::1' ||
-  (isIP(address) === 4 && address.startsWith('127.')) ||
-  address.startsWith('::ffff:127.')
-
-export const isLoopbackHost = (hostname: string) =>
-  hostname === 'localhost' ||
-  hostname === '[::1]' ||
-  (isIP(hostname) === 4 && hostname.startsWith('127.'))
 
 /**
  * An undici Agent (Node's own, as oidc-provider takes it, since fetch only accepts dispatchers of

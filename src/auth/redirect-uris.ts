@@ -1,4 +1,5 @@
 import { errors } from 'oidc-provider'
+import { isLoopbackHostname } from '../connector/loopback.js'
 
 /**
  * Redirect URIs must be https, or http on a loopback address (RFC 8252 §7.3, OAuth 2.1 §2.3.1):
@@ -7,14 +8,12 @@ import { errors } from 'oidc-provider'
  * oidc-provider then matches them exactly (native clients: any port on loopback, RFC 8252 §7.3).
  */
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
-
 export function redirectUriProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'each redirect URI must be a string'
   const url = URL.parse(value)
   if (!url) return `"${value}" is not an absolute URI`
   if (url.protocol === 'https:') return undefined
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined
+  if (url.protocol === 'http:' && isLoopbackHostname(url.hostname)) return undefined
   return `redirect URI "${value}" must use https, or http on a loopback address (127.0.0.1, [::1], localhost)`
 }
 

@@ -1,6 +1,7 @@
 import { createMcpHandler, McpServer, type McpHttpHandler } from '@modelcontextprotocol/server'
 import { Hono } from 'hono'
 import type { Logger } from 'pino'
+import { isLoopbackHostname } from '../connector/loopback.js'
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '../services/catalog.js'
 import type { McpAuthenticator } from './bearer.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
@@ -109,17 +110,29 @@ async function holdFirstEvent(
  */
 function checkHostAndOrigin(request: Request, allowed: URL): Response | undefined {
   const host = request.headers.get('host')
-  if (!host || hostnameOf(host) !== allowed.hostname) {
+  if (!host || !sameHost(URL.parse(`http://${host}`)?.hostname, allowed)) {
     return refuse('The Host header does not name this server.')
   }
   const origin = request.headers.get('origin')
-  if (origin !== null && origin !== allowed.origin) {
+  if (
+    origin !== null &&
+    origin !== allowed.origin &&
+    !sameHost(URL.parse(origin)?.hostname, allowed, true)
+  ) {
     return refuse('Requests from this origin are not allowed.')
   }
   return undefined
 }
 
-const hostnameOf = (host: string) => URL.parse(`http://${host}`)?.hostname
+/**
+ * A connector that listens on loopback answers to every loopback name (`localhost` and
+ * `127.0.0.1` alike): a rebinding attack can only point a public name at it, and those are refused.
+ */
+function sameHost(hostname: string | undefined, allowed: URL, loopbackOnly = false): boolean {
+  if (!hostname) return false
+  if (isLoopbackHostname(allowed.hostname)) return isLoopbackHostname(hostname)
+  return !loopbackOnly && hostname === allowed.hostname
+}
 
 function refuse(message: string): Response {
   return new Response(

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi'
 import type { UpstreamConfig } from '../connector/config.js'
 import { UpstreamUnavailableError } from './errors.js'
+import { isLoopbackHostname } from '../connector/loopback.js'
 
 /**
  * The connector as an OAuth 2.0 client of the provider, through oauth4webapi: it builds the
@@ -228,11 +229,7 @@ function endpoint(value: string, name: string): URL {
   return url
 }
 
-function isLoopbackHttp(url: URL): boolean {
-  if (url.protocol !== 'http:') return false
-  const host = url.hostname
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
+const isLoopbackHttp = (url: URL) => url.protocol === 'http:' && isLoopbackHostname(url.hostname)
 
 function unreachable(what: string, error: unknown) {
   const timedOut = chain(error).some((e) => e instanceof Error && e.name === 'TimeoutError')

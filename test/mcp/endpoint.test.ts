@@ -148,10 +148,10 @@ describe('the MCP endpoint', () => {
     expect(own.status).toBe(200)
   })
 
-  it('refuses a Host that is not its own (DNS rebinding)', async () => {
-    const { tokens } = await suite.connect({ service: 'tasks' })
+  /** A ping with a Host header of our choosing (fetch will not let a test set one). */
+  function pingWithHost(host: string, token: string): Promise<number> {
     const url = new URL(`${suite.url}/tasks/mcp`)
-    const status = await new Promise<number>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const req = httpRequest(
         {
           host: url.hostname,
@@ -159,8 +159,8 @@ describe('the MCP endpoint', () => {
           path: url.pathname,
           method: 'POST',
           headers: {
-            host: `rebound.example:${url.port}`,
-            authorization: `Bearer ${tokens.access_token}`,
+            host: `${host}:${url.port}`,
+            authorization: `Bearer ${token}`,
             'content-type': 'application/json',
             accept: 'application/json, text/event-stream',
           },
@@ -173,6 +173,23 @@ describe('the MCP endpoint', () => {
       req.on('error', reject)
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))
     })
-    expect(status).toBe(403)
+  }
+
+  it('refuses a Host that is not its own (DNS rebinding)', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks' })
+    expect(await pingWithHost('rebound.example', tokens.access_token)).toBe(403)
+  })
+
+  it('on loopback, answers to every loopback name and a local browser client, not to others', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks' })
+    expect(await pingWithHost('localhost', tokens.access_token)).toBe(200)
+    const local = await suite.mcp('tasks', tokens.access_token, undefined, {
+      origin: 'http://localhost:6274',
+    })
+    expect(local.status).toBe(200)
+    const remote = await suite.mcp('tasks', tokens.access_token, undefined, {
+      origin: 'http://rebound.example:6274',
+    })
+    expect(remote.status).toBe(403)
   })
 })

@@ -1,0 +1,14 @@
+import { isIP } from 'node:net'
+
+/**
+ * Loopback names and addresses: a URL on one never leaves the machine. One definition for every
+ * rule that treats them specially (redirect URIs, provider URLs over http, development metadata
+ * documents, the Host check of a connector that listens on loopback).
+ */
+export const isLoopbackHostname = (hostname: string) =>
+  hostname === 'localhost' || hostname === '[::1]' || isLoopbackAddress(hostname)
+
+export const isLoopbackAddress = (address: string) =>
+  address === '::1' ||
+  (isIP(address) === 4 && address.startsWith('127.')) ||
+  address.startsWith('::ffff:127.')

@@ -33,6 +33,7 @@ export type GrantEndReason =
   | 'expired'
   | 'credential revoked at the provider'
   | 'authorization abandoned'
+  | 'disconnected by the person'
 
 export class Grants {
   constructor(
@@ -74,6 +75,18 @@ export class Grants {
       .where('client_id', '=', owner.clientId)
       .where('service', '=', owner.service)
       .orderBy('created_at', 'desc')
+      .execute()
+    return rows.map(toLink)
+  }
+
+  /** Every grant of one person, oldest first: what their connections page lists. */
+  async linksOfAccount(account: string): Promise<GrantLink[]> {
+    const rows = await this.store.db
+      .selectFrom('grant_links')
+      .selectAll()
+      .where('account', '=', account)
+      .orderBy('created_at')
+      .orderBy('grant_id')
       .execute()
     return rows.map(toLink)
   }

@@ -11,6 +11,7 @@ import {
   type CompletedSignIn,
 } from '../upstream/index.js'
 import { consentPage, problemPage, type ConsentRequest } from './consent-page.js'
+import { isCrossSite, readForm } from './form-post.js'
 import type { Grants } from './grants.js'
 import type { FormTokens } from './keys.js'
 import { serviceOfResource } from './resources.js'
@@ -54,11 +55,11 @@ export interface InteractionDeps {
   onSignIn?: (c: Context<InteractionEnv>, callbackUrl: URL) => Promise<Response>
 }
 
-const MAX_FORM_BYTES = 4096
 /** How long the browser binding lasts: the provider's state is valid for 10 minutes. */
 const BINDING_MAX_AGE_SECONDS = 15 * 60
 const BINDING_COOKIE_PREFIX = 'countersign_authorization_'
-const CALLBACK_PATH = '/upstream/callback'
+/** Where the provider sends the browser back, for connections and sign-ins alike. */
+export const CALLBACK_PATH = '/upstream/callback'
 
 const START_AGAIN = 'Go back to your assistant and connect the service again.'
 
@@ -288,27 +289,4 @@ export function interactionRoutes(deps: InteractionDeps) {
   }
 
   return app
-}
-
-/**
- * Whether a form post came from a page of another site. Browsers mark every request with
- * `Sec-Fetch-Site`, and send `Origin` with posts; clients that are not browsers send neither
- * (and have no cookies of the person to ride on).
- */
-function isCrossSite(c: Context, publicUrl: string): boolean {
-  const site = c.req.header('sec-fetch-site')
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true
-  const origin = c.req.header('origin')
-  // `null` is what a page with `Referrer-Policy: no-referrer` (ours) sends: Sec-Fetch-Site decides.
-  if (origin === undefined || origin === 'null') return false
-  return origin !== new URL(publicUrl).origin
-}
-
-async function readForm(c: Context): Promise<URLSearchParams | undefined> {
-  const type = c.req.header('content-type') ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined
-  const declared = Number(c.req.header('content-length') ?? '0')
-  if (declared > MAX_FORM_BYTES) return undefined
-  const text = await c.req.text()
-  return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text)
 }

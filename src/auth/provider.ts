@@ -14,6 +14,7 @@ import type { Vault } from '../vault/vault.js'
 import { storeAdapter } from './adapter.js'
 import { clientMetadataFetch } from './client-metadata-fetch.js'
 import { compareClientSecretsByDigest, isHashedClientSecret } from './client-secrets.js'
+import { acceptClientScope } from './client-scope.js'
 import type { Grants } from './grants.js'
 import { cookieKeys, signingJwks } from './keys.js'
 import { PAGE_HEADERS, pageText } from './page.js'
@@ -95,7 +96,19 @@ export function createAuthorizationServer({
     },
     // Secrets are stored as digests (client-secrets.ts): no method that needs the secret itself.
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    extraClientMetadata: { properties: ['redirect_uris'], validator: validateRedirectUris },
+    // Checked on every registration and metadata document, before oidc-provider's own checks.
+    extraClientMetadata: {
+      properties: ['redirect_uris', 'scope'],
+      validator: (
+        _ctx: unknown,
+        key: string,
+        value: unknown,
+        metadata: Record<string, unknown>,
+      ) => {
+        if (key === 'redirect_uris') validateRedirectUris(value)
+        if (key === 'scope') acceptClientScope(metadata)
+      },
+    },
     // OAuth 2.1: the redirect_uri is always sent, and matched exactly.
     allowOmittingSingleRegisteredRedirectUri: false,
 

@@ -18,11 +18,11 @@ export function redirectUriProblem(value: unknown): string | undefined {
 }
 
 /**
- * oidc-provider's `extraClientMetadata.validator`, listed for `redirect_uris`: it runs on every
+ * For oidc-provider's `extraClientMetadata.validator` (see provider.ts): it runs on every
  * registration and every client metadata document, before the provider's own checks.
  */
-export function validateRedirectUris(_ctx: unknown, key: string, value: unknown) {
-  if (key !== 'redirect_uris' || value === undefined) return
+export function validateRedirectUris(value: unknown) {
+  if (value === undefined) return
   // A description starting with "redirect_uris" makes oidc-provider answer invalid_redirect_uri.
   if (!Array.isArray(value))
     throw new errors.InvalidClientMetadata('redirect_uris must be an array')

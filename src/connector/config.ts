@@ -2,6 +2,8 @@ import type { ServiceName } from '../services/catalog.js'
 
 /** The provider the connector is a client of: the sandbox by default, or a real one. */
 export interface UpstreamConfig {
+  /** What the person knows the provider as ("Sign in with ..."); else its authorization host. */
+  name?: string
   authorizationUrl: string
   tokenUrl: string
   revocationUrl: string
@@ -38,6 +40,7 @@ export interface ConnectorConfig {
 /** The upstream settings that point at the built-in sandbox provider at `sandboxUrl`. */
 export function sandboxUpstream(sandboxUrl: string): UpstreamConfig {
   return {
+    name: 'the sandbox provider',
     authorizationUrl: `${sandboxUrl}/oauth/authorize`,
     tokenUrl: `${sandboxUrl}/oauth/token`,
     revocationUrl: `${sandboxUrl}/oauth/revoke`,

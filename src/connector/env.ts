@@ -26,7 +26,11 @@ const REQUIRED_UPSTREAM = [
   'UPSTREAM_SEARCH_URL',
   'UPSTREAM_ANALYTICS_URL',
 ] as const
-const OPTIONAL_UPSTREAM = ['UPSTREAM_CLIENT_SECRET', 'UPSTREAM_SCOPE_PREFIX'] as const
+const OPTIONAL_UPSTREAM = [
+  'UPSTREAM_CLIENT_SECRET',
+  'UPSTREAM_SCOPE_PREFIX',
+  'UPSTREAM_NAME',
+] as const
 
 export function connectorEnvironment(env: Environment = process.env): ConnectorEnvironment {
   const port = portOf(env, 'PORT', 8080)
@@ -72,6 +76,7 @@ function upstreamOf(env: Environment): UpstreamConfig | undefined {
   }
   const url = (name: (typeof REQUIRED_UPSTREAM)[number]) => httpUrl(env, name)
   return {
+    name: env.UPSTREAM_NAME || undefined,
     authorizationUrl: url('UPSTREAM_AUTHORIZATION_URL'),
     tokenUrl: url('UPSTREAM_TOKEN_URL'),
     revocationUrl: url('UPSTREAM_REVOCATION_URL'),

@@ -4,8 +4,9 @@ import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
+import { accountRoutes } from '../account/routes.js'
 import { Grants } from '../auth/grants.js'
-import { interactionRoutes, type InteractionDeps } from '../auth/interaction.js'
+import { interactionRoutes } from '../auth/interaction.js'
 import { FormTokens } from '../auth/keys.js'
 import {
   AS_METADATA_PATH,
@@ -28,8 +29,6 @@ export interface ConnectorOptions {
   rateLimits?: RateLimitSettings
   /** The upstream client's fetch (tests). */
   fetch?: typeof fetch
-  /** For pages that sign the person in through the provider (registered by later layers). */
-  onSignIn?: InteractionDeps['onSignIn']
 }
 
 /** The parts of a running connector, for the CLI's admin commands and for tests. */
@@ -153,6 +152,16 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
   const { config, provider, log } = parts
   const app = new Hono()
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
+  const account = accountRoutes({
+    publicUrl: config.publicUrl,
+    store: parts.store,
+    provider,
+    grants: parts.grants,
+    upstream: parts.upstream,
+    formTokens: new FormTokens(parts.vault, 'connections'),
+    providerName: config.upstream.name || new URL(config.upstream.authorizationUrl).host,
+    log: log.child({ component: 'connections' }),
+  })
   app.route(
     '/',
     interactionRoutes({
@@ -162,9 +171,10 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       grants: parts.grants,
       formTokens: new FormTokens(parts.vault, 'consent'),
       log: log.child({ component: 'consent' }),
-      onSignIn: options.onSignIn,
+      onSignIn: account.onSignIn,
     }),
   )
+  app.route('/', account.routes)
   app.route(
     '/',
     mcpRoutes({

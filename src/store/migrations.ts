@@ -134,6 +134,25 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0004_person_sessions': {
+    async up(db: Kysely<unknown>) {
+      // Sessions of the connector's own pages (the person's connections). `id` is the SHA-256
+      // of the cookie's value: a copy of the database signs nobody in.
+      await db.schema
+        .createTable('person_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute()
+      // Expired sessions are swept by age.
+      await db.schema
+        .createIndex('person_sessions_by_expiry')
+        .on('person_sessions')
+        .column('expires_at')
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

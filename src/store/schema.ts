@@ -9,6 +9,7 @@ export interface ConnectorDatabase {
   upstream_authorizations: UpstreamAuthorizationTable
   oauth_records: OAuthRecordTable
   grant_links: GrantLinkTable
+  person_sessions: PersonSessionTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -91,4 +92,14 @@ export interface GrantLinkTable {
   client_id: string
   service: string
   created_at: number
+}
+
+/** A person signed in to the connector's own pages (their connections), through the provider. */
+export interface PersonSessionTable {
+  /** SHA-256 (hex) of the session cookie's value: the value itself is never stored. */
+  id: string
+  /** The person: their subject at the provider, as in grant_links.account. */
+  subject: string
+  created_at: number
+  expires_at: number
 }

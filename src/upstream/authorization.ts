@@ -60,7 +60,8 @@ export async function beginAuthorization(
     scopes: [...new Set(scopes)],
     codeVerifier: pkce.verifier,
   })
-  const scope = scopes.map((name) => deps.config.scopePrefix + name).join(' ')
+  // `openid` too: providers answer userinfo (who the person is) only with it.
+  const scope = ['openid', ...scopes.map((name) => deps.config.scopePrefix + name)].join(' ')
   // Offline access with a fresh consent: the provider then issues a refresh token every time.
   return deps.client.authorizationUrl(
     { state, pkce, scope },

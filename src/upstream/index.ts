@@ -28,3 +28,4 @@ export {
   UpstreamUnavailableError,
   type UpstreamAuthorizationErrorCode,
 } from './errors.js'
+export * from './api/index.js'

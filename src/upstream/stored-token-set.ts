@@ -1,5 +1,6 @@
 import type { Store } from '../store/open.js'
 import { credentialBinding, type UpstreamCredentials } from '../vault/credentials.js'
+import { SealedValueError } from '../vault/errors.js'
 import type { Vault } from '../vault/vault.js'
 import { parseTokenSet, serializeTokenSet, type TokenSet } from './token-set.js'
 
@@ -25,8 +26,16 @@ export class StoredTokenSets {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Undefined when there is no such credential, or when it no longer opens (its key was retired
+   * before it was re-sealed): it is erased then, and the person reconnects, as after a revocation.
+   */
   async read(id: string): Promise<StoredTokenSet | undefined> {
-    const credential = await this.credentials.get(id)
+    const credential = await this.credentials.get(id).catch(async (error: unknown) => {
+      if (!(error instanceof SealedValueError)) throw error
+      await this.credentials.erase(id)
+      return undefined
+    })
     if (!credential) return undefined
     const { subject, scope, updatedAt, secret } = credential
     return { id, subject, scope, updatedAt, set: parseTokenSet(secret) }

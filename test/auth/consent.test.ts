@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite, csrfOf, Person, type Client } from '../support/connector.js'
+import { connectorForSuite, csrfOf, Person } from '../support/connector.js'
 
-/** The connector's consent page: what it shows, how it is protected, when it is shown again. */
+/**
+ * The connector's consent page: what it shows, when it is shown again, and which browser may
+ * answer it. (Its CSRF and framing protections are in test/security/csrf-and-framing.test.ts,
+ * per-client consent in test/security/per-client-consent.test.ts.)
+ */
 
 const suite = connectorForSuite()
 
-/** Opens the consent page of a new authorization; returns the person, its URL and its HTML. */
-async function openConsent(person: Person, client?: Client, scope?: string) {
-  client ??= await suite.registerClient({ client_name: 'Helpful Assistant' })
-  const start = suite.authorizationUrl(client, 'tasks', suite.pkce(), { scope })
-  const first = await person.fetch('GET', start.toString())
-  expect(first.status).toBe(303)
-  const consentUrl = new URL(first.headers.get('location')!, suite.url).toString()
-  expect(consentUrl).toMatch(/\/consent\/[\w-]+$/)
-  const res = await person.fetch('GET', consentUrl)
-  return { client, consentUrl, res, html: await res.text() }
-}
+const openConsent = suite.openConsent
 
 describe('the consent page', () => {
   it('names the client, its redirect host, the service and each permission in words', async () => {
@@ -43,13 +37,6 @@ describe('the consent page', () => {
     expect(html).toContain(client.client_id)
   })
 
-  it('cannot be framed and is never cached', async () => {
-    const { res } = await openConsent(suite.person('framer'))
-    expect(res.headers.get('x-frame-options')).toBe('DENY')
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
-    expect(res.headers.get('cache-control')).toBe('no-store')
-  })
-
   it('is shown only to the browser that started the authorization', async () => {
     const { consentUrl } = await openConsent(suite.person('owner'))
     const stranger = suite.person('stranger')
@@ -64,46 +51,6 @@ describe('the consent form', () => {
     const res = await person.fetch('POST', url, form, headers)
     return { status: res.status, location: res.headers.get('location'), text: await res.text() }
   }
-
-  it('refuses a post without the CSRF token, or with a wrong one, and issues nothing', async () => {
-    const person = suite.person('csrf')
-    const { consentUrl, html } = await openConsent(person)
-    const forms: Record<string, string>[] = [{ Allow: 'Allow' }, { Allow: 'Allow', csrf: 'forged' }]
-    for (const form of forms) {
-      const answer = await post(person, consentUrl, form)
-      expect(answer.status).toBe(400)
-      expect(answer.location).toBeNull()
-      expect(answer.text).toContain('out of date')
-    }
-    // Another authorization's token does not fit this one.
-    const { html: other } = await openConsent(person)
-    expect((await post(person, consentUrl, { Allow: 'Allow', csrf: csrfOf(other) })).status).toBe(
-      400,
-    )
-    expect(
-      await suite.store.db.selectFrom('upstream_authorizations').selectAll().execute(),
-    ).toEqual([])
-
-    // The page still works with its own token.
-    const answer = await post(person, consentUrl, { Allow: 'Allow', csrf: csrfOf(html) })
-    expect(answer.status).toBe(303)
-    expect(answer.location).toContain(`${suite.sandbox.url}/oauth/authorize`)
-  })
-
-  it('refuses a post from another site', async () => {
-    const person = suite.person('cross-site')
-    const { consentUrl, html } = await openConsent(person)
-    const form = { Allow: 'Allow', csrf: csrfOf(html) }
-    expect((await post(person, consentUrl, form, { 'sec-fetch-site': 'cross-site' })).status).toBe(
-      400,
-    )
-    expect((await post(person, consentUrl, form, { origin: 'https://evil.example' })).status).toBe(
-      400,
-    )
-    expect((await post(person, consentUrl, form, { 'sec-fetch-site': 'same-origin' })).status).toBe(
-      303,
-    )
-  })
 
   it('asks for a choice when neither button was pressed', async () => {
     const person = suite.person('undecided')
@@ -129,14 +76,6 @@ describe('consent', () => {
       .execute()
     expect(links).toHaveLength(1)
     expect((await suite.mcp('tasks', first.tokens.access_token)).status).toBe(200)
-  })
-
-  it('is asked again of the same person for another client (no confused deputy)', async () => {
-    const person = suite.person('two-clients')
-    await suite.connect({ person, client: await suite.registerClient() })
-    expect(person.seen).toEqual(['consent', 'provider'])
-    await suite.connect({ person, client: await suite.registerClient() })
-    expect(person.seen).toEqual(['consent', 'provider'])
   })
 
   it('is asked again of the same client for another service, and for more permissions', async () => {

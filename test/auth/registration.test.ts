@@ -52,6 +52,25 @@ describe('registration', () => {
     expect(res.body.error_description).toMatch(/https, or http on a loopback address/)
   })
 
+  it("accepts a scope of the services' scopes (as MCP clients send it), and does not keep it", async () => {
+    const res = await register({
+      redirect_uris: ['http://127.0.0.1:33418/callback'],
+      application_type: 'native',
+      scope: 'tasks.readonly tasks',
+    })
+    expect(res.status, res.text).toBe(201)
+    expect(res.body.scope).toBeUndefined()
+  })
+
+  it("refuses a scope that is not one of the services' scopes", async () => {
+    for (const scope of ['openid', 'tasks email', 'admin']) {
+      const res = await register({ redirect_uris: ['https://a.example/cb'], scope })
+      expect(res.status, scope).toBe(400)
+      expect(res.body.error).toBe('invalid_client_metadata')
+      expect(res.body.error_description).toMatch(/is not a scope of this server/)
+    }
+  })
+
   it('offers no grant but the authorization code and refresh token', async () => {
     for (const grant_types of [
       ['client_credentials'],

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { sandboxUpstream, type ConnectorConfig } from '../../src/connector/config.js'
 import {
   startConnector,
@@ -12,6 +12,9 @@ import {
 } from '../../src/connector/server.js'
 import type { ServiceName } from '../../src/services/catalog.js'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
+import { digest } from '../../src/auth/adapter.js'
+import { parseTokenSet } from '../../src/upstream/token-set.js'
+import { UpstreamCredentials } from '../../src/vault/credentials.js'
 
 /**
  * A real sandbox and a real connector on free ports, for one test file: the connector with a
@@ -26,8 +29,11 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
  * at a client's redirect URI (an MCP SDK client's, say) can be driven with `person.authorize`.
  */
 
+type ConnectorOverrides = Partial<Omit<ConnectorConfig, 'upstream'>>
+
 export interface SuiteOptions {
-  connector?: Partial<Omit<ConnectorConfig, 'upstream'>>
+  /** Settings over the defaults; a function when they are known only once the suite starts. */
+  connector?: ConnectorOverrides | (() => Promise<ConnectorOverrides>)
   options?: ConnectorOptions
 }
 
@@ -73,6 +79,8 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, dataDir: ':memory:' })
     dataDir = await mkdtemp(join(tmpdir(), 'countersign-connector-'))
+    const overrides =
+      typeof suite.connector === 'function' ? await suite.connector() : suite.connector
     connector = await startConnector(
       {
         port: 0,
@@ -82,7 +90,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
         vaultKey: randomBytes(32).toString('base64'),
         allowLoopbackClientMetadata: false,
         upstream: sandboxUpstream(sandbox.url),
-        ...suite.connector,
+        ...overrides,
       },
       { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...suite.options },
     )
@@ -185,6 +193,21 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
 
     person: (user: string) => new Person(harness, user),
 
+    /**
+     * Opens the consent page of a new authorization (by default a new client named "Helpful
+     * Assistant" asking for tasks) as `person`: the page's URL, answer and HTML.
+     */
+    async openConsent(person: Person, client?: Client, scope?: string) {
+      client ??= await harness.registerClient({ client_name: 'Helpful Assistant' })
+      const start = harness.authorizationUrl(client, 'tasks', harness.pkce(), { scope })
+      const first = await person.fetch('GET', start.toString())
+      expect(first.status).toBe(303)
+      const consentUrl = new URL(first.headers.get('location')!, harness.url).toString()
+      expect(consentUrl).toMatch(/\/consent\/[\w-]+$/)
+      const res = await person.fetch('GET', consentUrl)
+      return { client, consentUrl, res, html: await res.text() }
+    },
+
     /** The token endpoint, with the client's credentials as it registered them. */
     async token(client: Client, params: Record<string, string>): Promise<HttpAnswer> {
       const form: Record<string, string> = { ...params }
@@ -274,6 +297,77 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
       })
     },
 
+    /**
+     * A person's grant link (the latest, or the one of `grantId`) and its upstream credential,
+     * opened with the vault: undefined once erased.
+     */
+    async upstreamOf(account: string, grantId?: string) {
+      const { store, vault } = harness.connector.parts
+      let query = store.db.selectFrom('grant_links').selectAll().where('account', '=', account)
+      if (grantId) query = query.where('grant_id', '=', grantId)
+      const link = await query.orderBy('created_at', 'desc').executeTakeFirst()
+      const credentialId =
+        link?.credential_id ??
+        (
+          await store.db
+            .selectFrom('upstream_credentials')
+            .select('id')
+            .where('subject', '=', account)
+            .executeTakeFirst()
+        )?.id
+      const credential = credentialId
+        ? await new UpstreamCredentials(store, vault).get(credentialId)
+        : undefined
+      return { link, credential, tokens: credential && parseTokenSet(credential.secret) }
+    },
+
+    /**
+     * What the connector holds, counted: for "nothing issued, nothing stored" after a refusal.
+     * oauth_records by kind, plus grant links, upstream credentials and pending authorizations.
+     */
+    async holdings(): Promise<Record<string, number>> {
+      const { db } = harness.store
+      const counts: Record<string, number> = {}
+      const records = await db
+        .selectFrom('oauth_records')
+        .select(['kind', (eb) => eb.fn.countAll<number>().as('count')])
+        .groupBy('kind')
+        .execute()
+      for (const { kind, count } of records) counts[kind] = Number(count)
+      for (const table of [
+        'grant_links',
+        'upstream_credentials',
+        'upstream_authorizations',
+        'person_sessions',
+      ] as const) {
+        const { count } = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow()
+        counts[table] = Number(count)
+      }
+      return counts
+    },
+
+    /** Makes an access token expired, as if its 10 minutes had passed. */
+    async expireAccessToken(token: string) {
+      const { db } = harness.store
+      const where = { kind: 'AccessToken', id: digest(token) }
+      const row = await db
+        .selectFrom('oauth_records')
+        .select('payload')
+        .where('kind', '=', where.kind)
+        .where('id', '=', where.id)
+        .executeTakeFirstOrThrow()
+      const payload = { ...JSON.parse(row.payload), exp: Math.floor(Date.now() / 1000) - 60 }
+      await db
+        .updateTable('oauth_records')
+        .set({ payload: JSON.stringify(payload) })
+        .where('kind', '=', where.kind)
+        .where('id', '=', where.id)
+        .execute()
+    },
+
     /** The sandbox's control API and pages. */
     sandboxRequest(method: string, path: string, init: RequestOptions = {}): Promise<HttpAnswer> {
       return harness.request(method, harness.sandbox.url + path, init)
@@ -315,18 +409,47 @@ export class Person {
    */
   async authorize(
     start: URL | string,
+    choices: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' } = {},
+  ): Promise<URL> {
+    this.seen = []
+    const end = await this.browse({ method: 'GET', url: start.toString() }, choices)
+    if (end.left) return end.left
+    throw new AuthorizationStopped(end.status, end.url, end.text)
+  }
+
+  /**
+   * Signs in to the connector's connections page through the provider, as the person would:
+   * the page, its Sign in button, the provider's form; returns the page they end on.
+   */
+  async signInToConnections(
+    choices: { provider?: 'Allow' | 'Deny' } = {},
+  ): Promise<{ status: number; url: string; text: string }> {
+    this.seen = []
+    const start = await this.fetch('GET', `${this.harness.url}/connections`)
+    const csrf = csrfOf(await start.text())
+    const end = await this.browse(
+      { method: 'POST', url: `${this.harness.url}/connections/sign-in`, form: { csrf } },
+      choices,
+    )
+    if (end.left) throw new Error(`the sign-in left for ${end.left}`)
+    return end
+  }
+
+  /**
+   * Follows redirects and answers the consent page, the provider's page and oidc-provider's
+   * self-submitting forms, until the browser leaves for another origin (`left`) or stops on
+   * any other page.
+   */
+  private async browse(
+    first: { method: string; url: string; form?: Record<string, string> },
     {
       consent = 'Allow',
       provider = 'Allow',
-    }: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' } = {},
-  ): Promise<URL> {
-    this.seen = []
-    let next: { method: string; url: string; form?: Record<string, string> } = {
-      method: 'GET',
-      url: start.toString(),
-    }
+    }: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' },
+  ): Promise<{ left: URL } | { left?: undefined; status: number; url: string; text: string }> {
+    let next = first
     for (let step = 0; step < 20; step += 1) {
-      if (!this.isOurs(next.url)) return new URL(next.url)
+      if (!this.isOurs(next.url)) return { left: new URL(next.url) }
       const res = await this.fetch(next.method, next.url, next.form)
       const location = res.headers.get('location')
       if (res.status >= 300 && res.status < 400 && location) {
@@ -369,7 +492,7 @@ export class Person {
           continue
         }
       }
-      throw new AuthorizationStopped(res.status, next.url, text)
+      return { status: res.status, url: next.url, text }
     }
     throw new Error('too many steps')
   }
@@ -399,6 +522,18 @@ export class Person {
 
   private isOurs(url: string) {
     return url.startsWith(`${this.harness.url}/`) || url.startsWith(`${this.harness.sandbox.url}/`)
+  }
+}
+
+/** The first answer to a request (an authorization request, say), without following anything. */
+export async function firstAnswer(url: URL) {
+  const res = await fetch(url, { redirect: 'manual' })
+  const location = res.headers.get('location')
+  return {
+    status: res.status,
+    headers: res.headers,
+    location: location ? new URL(location, url) : undefined,
+    text: await res.text(),
   }
 }
 

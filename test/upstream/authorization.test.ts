@@ -61,7 +61,7 @@ describe('begin', () => {
       response_type: 'code',
       client_id: 'countersign',
       redirect_uri: 'http://127.0.0.1:9/upstream/callback',
-      scope: `${DEFAULT_SCOPE_PREFIX}tasks.readonly ${DEFAULT_SCOPE_PREFIX}tasks`,
+      scope: `openid ${DEFAULT_SCOPE_PREFIX}tasks.readonly ${DEFAULT_SCOPE_PREFIX}tasks`,
       code_challenge_method: 'S256',
       access_type: 'offline',
       prompt: 'consent',
@@ -123,7 +123,7 @@ describe('complete', () => {
     const secret = JSON.parse(stored!.secret)
     expect(stored).toMatchObject({
       subject: 'alice',
-      scope: `${DEFAULT_SCOPE_PREFIX}tasks.readonly ${DEFAULT_SCOPE_PREFIX}tasks`,
+      scope: `openid ${DEFAULT_SCOPE_PREFIX}tasks.readonly ${DEFAULT_SCOPE_PREFIX}tasks`,
     })
     expect(secret).toMatchObject({ access_token: token, token_type: 'bearer' })
     expect(secret.refresh_token).toEqual(expect.any(String))

@@ -238,6 +238,18 @@ describeEachEngine('upstream credentials: tokens, refresh, revocation', (engine)
     expect(await credentials.get(id)).toBeDefined()
   })
 
+  it('erases a credential sealed under a retired key and says to reconnect (CredentialRevokedError)', async () => {
+    const { set } = await seed('alice')
+    const id = `cred-${randomBytes(6).toString('hex')}`
+    // Sealed under a key this connector no longer holds.
+    const retired = new UpstreamCredentials(store, newVault())
+    await retired.put({ id, subject: 'alice', scope: set.scope, secret: serializeTokenSet(set) })
+    await expect(upstream.accessToken(id)).rejects.toBeInstanceOf(CredentialRevokedError)
+    expect(
+      await store.db.selectFrom('upstream_credentials').where('id', '=', id).select('id').execute(),
+    ).toEqual([])
+  })
+
   it('says CredentialRevokedError for a credential it does not hold', async () => {
     await expect(upstream.accessToken('no-such-credential')).rejects.toBeInstanceOf(
       CredentialRevokedError,

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_RATE_LIMITS } from '../../src/auth/rate-limits.js'
 import { connectorForSuite } from '../support/connector.js'
 
-/** Floods of registrations and token requests are cut with 429 and Retry-After. */
+/**
+ * DESIGN §7 "rate limits on the token and registration endpoints": floods of registrations and
+ * token requests from one address are cut with 429, Retry-After and no-store, far above normal use
+ * (DESIGN §5: at least 60 registrations and 300 token requests a minute).
+ */
 
 const suite = connectorForSuite({
   options: { rateLimits: { registrationsPerMinute: 3, tokenRequestsPerMinute: 4 } },
@@ -18,7 +22,7 @@ function expectTooMany(res: { status: number; headers: Headers; body: any }) {
   })
 }
 
-describe('rate limits', () => {
+describe('rate limits on the token and registration endpoints', () => {
   it('are far above normal use by default', () => {
     expect(DEFAULT_RATE_LIMITS.registrationsPerMinute).toBeGreaterThanOrEqual(60)
     expect(DEFAULT_RATE_LIMITS.tokenRequestsPerMinute).toBeGreaterThanOrEqual(300)
@@ -30,7 +34,9 @@ describe('rate limits', () => {
         json: { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none' },
       })
     for (let i = 0; i < 3; i += 1) expect((await register()).status).toBe(201)
+    const before = await suite.holdings()
     expectTooMany(await register())
+    expect(await suite.holdings(), 'no client registered').toEqual(before)
   })
 
   it('answer token requests beyond the limit with 429 and Retry-After', async () => {

@@ -1,0 +1,100 @@
+import type { Client, Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import type { Grants } from '../auth/grants.js'
+import { resourceOf } from '../auth/resources.js'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
+
+/**
+ * A person's connections: the grants of the connector's authorization server that they gave,
+ * one per assistant and service, described for their page, and ended when they disconnect one.
+ */
+
+export interface Connection {
+  grantId: string
+  /** The client's name from its registration or metadata document, else its id. */
+  clientName: string
+  clientId: string
+  /** The hosts the client's redirect URIs point at: where it receives authorizations. */
+  redirectHosts: string[]
+  service: ServiceName
+  /** Each permission of the grant, in the person's words. */
+  permissions: string[]
+  /** When the person allowed it (epoch milliseconds). */
+  since: number
+}
+
+export interface ConnectionsDeps {
+  publicUrl: string
+  provider: Provider
+  grants: Grants
+  log: Logger
+}
+
+export class Connections {
+  constructor(private readonly deps: ConnectionsDeps) {}
+
+  /** Every connection of the person, oldest first. */
+  async of(account: string): Promise<Connection[]> {
+    const clients = new Map<string, Promise<Client | undefined>>()
+    const clientOf = (clientId: string) => {
+      let found = clients.get(clientId)
+      if (!found) {
+        found = this.findClient(clientId)
+        clients.set(clientId, found)
+      }
+      return found
+    }
+    const links = await this.deps.grants.linksOfAccount(account)
+    return Promise.all(
+      links.map(async (link) => {
+        const client = await clientOf(link.clientId)
+        return {
+          grantId: link.grantId,
+          clientName: client?.clientName || link.clientId,
+          clientId: link.clientId,
+          redirectHosts: [...new Set((client?.redirectUris ?? []).map(hostOf))].filter(Boolean),
+          service: link.service,
+          permissions: await this.permissionsOf(link.grantId, link.service),
+          since: link.createdAt,
+        }
+      }),
+    )
+  }
+
+  /**
+   * Ends one of the person's grants: its tokens die, and its upstream token is revoked at the
+   * provider and erased (Grants.end). A grant that is not theirs, or no longer exists, is left
+   * alone: 'not found'.
+   */
+  async disconnect(account: string, grantId: string): Promise<'disconnected' | 'not found'> {
+    const link = await this.deps.grants.linkOf(grantId)
+    if (!link || link.account !== account) return 'not found'
+    await this.deps.grants.end(grantId, 'disconnected by the person')
+    return 'disconnected'
+  }
+
+  /** The scopes the grant holds at its service, described; the client's registration for the name. */
+  private async permissionsOf(grantId: string, service: ServiceName): Promise<string[]> {
+    const grant = await this.deps.provider.Grant.find(grantId)
+    const held = (
+      grant?.getResourceScopeEncountered(resourceOf(this.deps.publicUrl, service)) ?? ''
+    )
+      .split(' ')
+      .filter(Boolean)
+    return SERVICES[service].scopes
+      .filter((scope) => held.includes(scope.name))
+      .map((scope) => scope.description)
+  }
+
+  /** A client by id; a metadata document that cannot be fetched now leaves the page with its id. */
+  private async findClient(clientId: string): Promise<Client | undefined> {
+    try {
+      return await this.deps.provider.Client.find(clientId)
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not load a client for the connections page')
+      return undefined
+    }
+  }
+}
+
+const hostOf = (uri: string) => URL.parse(uri)?.host ?? ''

@@ -1,0 +1,142 @@
+import { Hono, type Context } from 'hono'
+import type { Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import { problemPage } from '../auth/consent-page.js'
+import { isCrossSite, readForm } from '../auth/form-post.js'
+import type { Grants } from '../auth/grants.js'
+import type { InteractionDeps } from '../auth/interaction.js'
+import type { FormTokens } from '../auth/keys.js'
+import type { PageStatus } from '../auth/page.js'
+import type { Store } from '../store/open.js'
+import { Connections } from './connections.js'
+import { CONNECTIONS_PATH, signedInPage, signedOutPage } from './connections-page.js'
+import { PersonSessions, type PersonSession } from './sessions.js'
+import { SignIn, type UpstreamSignIn } from './sign-in.js'
+
+/**
+ * The person's own page on the connector, `/connections`:
+ *
+ *   GET  /connections             signed out: what it is, and Sign in; signed in: their assistants
+ *   POST /connections/sign-in     off to the provider (identity only), back through /upstream/callback
+ *   POST /connections/disconnect  ends one of their grants (its upstream token revoked and erased)
+ *   POST /connections/sign-out
+ *
+ * Every post is refused when sent from another site or without the form's CSRF token (a MAC of
+ * the session, or of the sign-in nonce); a disconnect acts only on a grant of the signed-in person.
+ */
+
+export interface AccountDeps {
+  publicUrl: string
+  store: Store
+  provider: Provider
+  grants: Grants
+  upstream: UpstreamSignIn
+  formTokens: FormTokens
+  /** For "Sign in with ...". */
+  providerName: string
+  log: Logger
+}
+
+export interface AccountPages {
+  routes: Hono
+  /** For interactionRoutes: the provider's return from a sign-in started here. */
+  onSignIn: NonNullable<InteractionDeps['onSignIn']>
+}
+
+export function accountRoutes(deps: AccountDeps): AccountPages {
+  const { formTokens, log } = deps
+  const sessions = new PersonSessions(deps.store, deps.publicUrl)
+  const connections = new Connections(deps)
+  const signIn = new SignIn(deps.upstream, formTokens, deps.publicUrl, CONNECTIONS_PATH)
+  const sessionToken = (session: PersonSession) => formTokens.issue(`connections ${session.id}`)
+  const app = new Hono()
+
+  const signedOut = (c: Context, message?: string, status?: PageStatus) =>
+    signedOutPage(c, {
+      providerName: deps.providerName,
+      csrf: signIn.formToken(c),
+      message,
+      status,
+    })
+
+  async function signedIn(c: Context, session: PersonSession, message?: string) {
+    return signedInPage(c, {
+      subject: session.subject,
+      connections: await connections.of(session.subject),
+      csrf: sessionToken(session),
+      message,
+    })
+  }
+
+  /** The form of a post that may act: from this site, readable; undefined after answering. */
+  async function formOf(c: Context): Promise<URLSearchParams | Response> {
+    if (isCrossSite(c, deps.publicUrl)) {
+      return refused(c, 'This form was sent from another site. Use the page itself.')
+    }
+    const form = await readForm(c)
+    return form ?? refused(c, 'The form could not be read. Try again from the page.')
+  }
+
+  const refused = (c: Context, message: string, status: PageStatus = 400) =>
+    problemPage(c, 'Nothing was changed', message, status, {
+      href: CONNECTIONS_PATH,
+      label: 'Back to your connected assistants',
+    })
+
+  app.get(CONNECTIONS_PATH, async (c) => {
+    const session = await sessions.current(c)
+    return session ? signedIn(c, session) : signedOut(c)
+  })
+
+  app.post(`${CONNECTIONS_PATH}/sign-in`, async (c) => {
+    const form = await formOf(c)
+    if (form instanceof Response) return form
+    if (!signIn.checkFormToken(c, form.get('csrf'))) {
+      return signedOut(c, 'This form is out of date. Press Sign in again.', 400)
+    }
+    const target = await signIn.begin(c, CONNECTIONS_PATH)
+    return c.redirect(target.toString(), 303)
+  })
+
+  app.post(`${CONNECTIONS_PATH}/sign-out`, async (c) => {
+    const form = await formOf(c)
+    if (form instanceof Response) return form
+    const session = await sessions.current(c)
+    if (session && !formTokens.check(`connections ${session.id}`, form.get('csrf'))) {
+      return refused(c, 'This form is out of date or did not come from this page.')
+    }
+    await sessions.end(c)
+    return c.redirect(CONNECTIONS_PATH, 303)
+  })
+
+  app.post(`${CONNECTIONS_PATH}/disconnect`, async (c) => {
+    const form = await formOf(c)
+    if (form instanceof Response) return form
+    const session = await sessions.current(c)
+    if (!session) return refused(c, 'You are not signed in, or your session ended.', 403)
+    if (!formTokens.check(`connections ${session.id}`, form.get('csrf'))) {
+      return refused(c, 'This form is out of date or did not come from this page.')
+    }
+    const grantId = form.get('grant') ?? ''
+    const outcome = grantId ? await connections.disconnect(session.subject, grantId) : 'not found'
+    if (outcome === 'not found') {
+      return refused(c, 'There is no such connection in your account (it may have ended).', 404)
+    }
+    log.info('assistant disconnected from the connections page')
+    return c.redirect(CONNECTIONS_PATH, 303)
+  })
+
+  const onSignIn: AccountPages['onSignIn'] = async (c, callbackUrl) => {
+    const result = await signIn.complete(c, callbackUrl)
+    if (!result.ok) {
+      return problemPage(c, 'Not signed in', result.message, result.status, {
+        href: CONNECTIONS_PATH,
+        label: 'Sign in again',
+      })
+    }
+    await sessions.start(c, result.signedIn.subject)
+    return c.redirect(result.signedIn.returnTo, 303)
+  }
+
+  return { routes: app, onSignIn }
+}

@@ -1,0 +1,66 @@
+import type { z } from 'zod'
+import type { ServiceName } from './catalog.js'
+
+/**
+ * One tool of one service, declared once. The MCP listing, input validation, the upstream
+ * request, the approval message and the docs are all derived from this: adding a tool is adding
+ * one definition. Nothing here knows about transport, auth or storage.
+ */
+export interface ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodType = z.ZodType,
+> {
+  service: ServiceName
+  /** The seed's tool name, e.g. `delete_task`. */
+  name: string
+  /** For people: a short title. */
+  title: string
+  /** For a model: what the tool does and the seed's rules that matter when calling it. */
+  description: string
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Relative to the service's base URL; `{name}` segments are filled from input fields. */
+  path: string
+  /** Flat: path parameters, query parameters and body fields side by side. */
+  input: Input
+  /** The input fields sent as query parameters. */
+  query: readonly string[]
+  /** 'rest': every field not in the path or the query is a field of the JSON body. */
+  body: 'rest' | 'none'
+  /** What a successful call returns: the upstream resource or page, as `structuredContent`. */
+  output: Output
+  /** The short scope the tool needs (the seed's permission table). */
+  scope: string
+  /** Safe to send again when the outcome of a call is unknown (reads; not creates). */
+  idempotent: boolean
+  /** MCP hints; a client may ignore them, which is why approval is enforced by the server. */
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }
+  /** For changes only: how the person approves each call, and how the change reads to them. */
+  approval?: ApprovalPolicy<z.output<Input>>
+}
+
+/** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
+export type AccessMode = 'auth-token' | 'per-call'
+
+export interface ApprovalPolicy<Args> {
+  mode: AccessMode
+  /** Reads what it needs from the provider to say what will change, in the person's words. */
+  describe(args: Args, provider: ProviderReader): Promise<ChangeDescription>
+}
+
+export interface ChangeDescription {
+  /** One question, naming things by title: `Delete task "Buy milk" from list "Groceries"?` */
+  summary: string
+  /** What a person checks before approving, in order. */
+  details: { label: string; value: string }[]
+  /** The etag of the existing resource the person saw: the change is sent with it as If-Match. */
+  ifMatch?: string
+}
+
+/** Reads from the provider on behalf of the grant, for describing a change. */
+export interface ProviderReader {
+  get(path: string, pathParams: Record<string, string>): Promise<unknown>
+}
+
+/** The path parameters a definition's path names, in order. */
+export const pathParamsOf = (path: string): string[] =>
+  [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!)

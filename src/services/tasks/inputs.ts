@@ -1,0 +1,134 @@
+import { z } from 'zod'
+import { parseTimestamp } from './timestamps.js'
+
+/**
+ * The pieces the task tools' inputs are made of, with the seed's limits. Every message names the
+ * field and says what to change, because a model reads it and tries again. No piece transforms
+ * its value: what the model sends is what the provider gets, and the JSON Schema shown to the
+ * model is exactly what validates.
+ */
+
+/** The seed's limits ("Limits"). */
+export const TITLE_MAX = 1024
+export const NOTES_MAX = 8192
+export const TASKS_PAGE = { default: 20, max: 100 }
+export const LISTS_PAGE = { default: 1000, max: 1000 }
+/** Not the seed's: ids and page tokens are short; this only keeps a hostile value off the path. */
+const ID_MAX = 256
+const PAGE_TOKEN_MAX = 2048
+
+/** Length as the seed counts it, in characters (code points), as JSON Schema's maxLength does. */
+export const characters = (text: string) => Array.from(text).length
+
+const required = (field: string, what: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `${field} is required: give ${what}` : `${field} must be a string`
+
+const string = (field: string, what: string) => z.string({ error: required(field, what) })
+
+/** Text of at most `max` characters; `min` 1 refuses an empty value. */
+const text = (field: string, what: string, { min, max }: { min: 0 | 1; max: number }) =>
+  string(field, what)
+    .superRefine((value, ctx) => {
+      const length = characters(value)
+      if (length < min) ctx.addIssue({ code: 'custom', message: `${field} must not be empty` })
+      if (length > max)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${field} must be at most ${max} characters; it has ${length}: shorten it`,
+        })
+    })
+    .meta({ minLength: min, maxLength: max })
+
+/**
+ * An identifier that is one path segment or one query value. `.` and `..` are refused: a URL
+ * would read them as "this folder" and "the folder above", sending the call somewhere else.
+ */
+const identifier = (field: string, what: string, hint: string) =>
+  string(field, what)
+    .min(1, { error: `${field} must not be empty: ${hint}` })
+    .max(ID_MAX, { error: `${field} must be at most ${ID_MAX} characters: ${hint}` })
+    .refine((value) => value !== '.' && value !== '..', {
+      error: `${field} cannot be "." or "..": ${hint}`,
+    })
+    .refine((value) => !/\p{Cc}/u.test(value), {
+      error: `${field} cannot contain control characters: ${hint}`,
+    })
+
+export const tasklistId = (field = 'tasklist') =>
+  identifier(
+    field,
+    'a task list id',
+    'give a task list id from list_task_lists, or "@default" for the default list',
+  )
+
+export const taskId = (field: string) =>
+  identifier(field, 'a task id', 'give a task id from list_tasks or get_task')
+
+/** An RFC 3339 timestamp with a real date and an explicit offset or Z. */
+export const timestamp = (field: string) =>
+  string(field, 'an RFC 3339 timestamp')
+    .refine((value) => parseTimestamp(value) !== undefined, {
+      error: (issue) =>
+        `${field} must be an RFC 3339 timestamp with a real date and a time zone, such as 2026-11-25T00:00:00.000Z; got "${String(issue.input).slice(0, 40)}"`,
+    })
+    .meta({ format: 'date-time' })
+
+export const taskTitle = (what = 'the task title') =>
+  text('title', what, { min: 1, max: TITLE_MAX })
+
+export const notes = () => text('notes', 'the notes', { min: 0, max: NOTES_MAX })
+
+export const status = () =>
+  z.enum(['needsAction', 'completed'], {
+    error: 'status must be "needsAction" (not done) or "completed" (done)',
+  })
+
+/** A page size from 1 to `max`; larger values are refused, not clamped. */
+export const maxResults = ({ max }: { max: number }) =>
+  z
+    .number({ error: `maxResults must be a whole number from 1 to ${max}` })
+    .int({ error: `maxResults must be a whole number from 1 to ${max}` })
+    .min(1, { error: `maxResults must be at least 1` })
+    .max(max, { error: `maxResults must be at most ${max}: ask for ${max} or fewer` })
+
+export const pageToken = () =>
+  string('pageToken', 'the nextPageToken of the previous page')
+    .min(1, { error: 'pageToken must not be empty: leave it out for the first page' })
+    .max(PAGE_TOKEN_MAX, {
+      error: 'pageToken is too long: pass the nextPageToken of the previous page unchanged',
+    })
+
+/**
+ * update_task's `deleted` restores only. Deleting is delete_task's, which the person approves on
+ * the connector's own page (access mode per-call): a PATCH with `deleted: true` would delete on
+ * the weaker auth-token approval.
+ */
+export const restoreOnly = () =>
+  z.literal(false, {
+    error:
+      'deleted can only be false here, which restores a deleted task: to delete a task, call delete_task',
+  })
+
+export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
+
+/**
+ * A flat input object: unknown fields are refused by name, with the fields the tool takes, so a
+ * model that guessed a name (or sent a read-only field such as `position`) learns what to send.
+ */
+export function toolInput<Shape extends z.ZodRawShape>(tool: string, shape: Shape) {
+  const fields = Object.keys(shape)
+    .map((name) => `"${name}"`)
+    .join(', ')
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const names = issue.keys.map((key) => `"${key.slice(0, 40)}"`).join(', ')
+        const them = issue.keys.length > 1 ? 'them' : 'it'
+        return `${tool} does not take ${names}: remove ${them}. It takes ${fields}`
+      }
+      if (issue.code === 'invalid_type')
+        return `the arguments of ${tool} must be an object with ${fields}`
+      return undefined
+    },
+  })
+}

@@ -1,0 +1,178 @@
+import {
+  errorForAnswer,
+  lostAnswer,
+  malformedAnswer,
+  noAnswerInTime,
+  unreachable,
+  type UpstreamApiError,
+} from './errors.js'
+
+/**
+ * One request to the provider and what its answer means for the call: a result, or a failure
+ * that says whether sending it again is safe and whether it speaks against the provider's health.
+ */
+
+export interface ApiResult {
+  status: number
+  /** The parsed JSON body, or undefined for an empty one. */
+  body: unknown
+  etag?: string
+}
+
+/**
+ * An attempt that did not give a result. Internal to the client: the retry policy reads
+ * `retryable` and `retryAfterMs`, the breaker reads `providerFault`, and the caller gets `outcome`.
+ */
+export class AttemptFailure extends Error {
+  override name = 'AttemptFailure'
+  /** Set by the backoff when the deadline leaves no time to try again: the call ends in this. */
+  outOfTime = false
+  constructor(
+    /** What the call ends in when this is the last attempt. */
+    readonly outcome: UpstreamApiError,
+    /** Sending the same request again is safe and may succeed. */
+    readonly retryable: boolean,
+    /** A 5xx, a timeout or a failed connection: counts towards opening the circuit. */
+    readonly providerFault: boolean,
+    /** When to try again, as the provider said (Retry-After); else the policy's backoff. */
+    readonly retryAfterMs: number | undefined,
+    /** `performance.now()` at which the call's deadline passes: no retry waits past it. */
+    readonly deadlineAt: number,
+  ) {
+    super(outcome.message)
+  }
+}
+
+/** The provider answered 401 to this token: the caller refreshes and tries once more. */
+export class TokenRejected extends Error {
+  override name = 'TokenRejected'
+}
+
+/**
+ * Error codes of a connection that was never made, so the request certainly did not leave:
+ * the only failures after which a change (a non-idempotent call) may be sent again.
+ */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
+
+export interface Exchange {
+  readonly url: string
+  readonly init: RequestInit & { signal: AbortSignal }
+  readonly idempotent: boolean
+  readonly token: string
+  readonly deadlineAt: number
+  readonly deadlineMs: number
+}
+
+/** Sends the request once and reads its answer once. */
+export async function attempt(exchange: Exchange, fetcher: typeof fetch): Promise<ApiResult> {
+  let res: Response
+  let text: string
+  try {
+    res = await fetcher(exchange.url, exchange.init)
+    text = await res.text()
+  } catch (error) {
+    throw lostConnection(exchange, error)
+  }
+  return answer(exchange, res, text)
+}
+
+function answer(exchange: Exchange, res: Response, text: string): ApiResult {
+  const { status } = res
+  if (status >= 200 && status < 300) {
+    let body: unknown = undefined
+    if (text) {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        throw new AttemptFailure(
+          malformedAnswer(status, !exchange.idempotent),
+          false,
+          false,
+          undefined,
+          exchange.deadlineAt,
+        )
+      }
+    }
+    const etag = res.headers.get('etag')
+    return etag === null ? { status, body } : { status, body, etag }
+  }
+  if (status === 401) throw new TokenRejected('the provider answered 401')
+
+  let body: unknown = undefined
+  try {
+    body = text ? JSON.parse(text) : undefined
+  } catch {
+    // Not the provider's error shape: errorForAnswer decides from the status alone.
+  }
+  const refused = status === 429 || status === 503
+  const retryAfterMs = refused ? retryAfter(res.headers.get('retry-after')) : undefined
+  const left = exchange.deadlineAt - performance.now()
+  // Told to come back after the deadline: say when, without waiting for it.
+  const tooLate = retryAfterMs !== undefined && retryAfterMs >= left
+  const outcome = errorForAnswer(
+    status,
+    body,
+    exchange.idempotent,
+    retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+    exchange.token,
+  )
+  const serverFault = status === 500 || status === 502 || status === 503 || status === 504
+  // A 429 or 503 is a refusal: nothing was done, so even a change may be sent again. After a
+  // 500, 502 or 504 only a call that is safe to repeat is.
+  const retryable = !tooLate && (refused || (serverFault && exchange.idempotent))
+  throw new AttemptFailure(outcome, retryable, serverFault, retryAfterMs, exchange.deadlineAt)
+}
+
+/** fetch threw: the deadline passed, the connection could not be made, or it broke. */
+function lostConnection(exchange: Exchange, error: unknown): AttemptFailure {
+  const { idempotent, deadlineAt } = exchange
+  if (exchange.init.signal.aborted)
+    return new AttemptFailure(
+      noAnswerInTime(exchange.deadlineMs, idempotent),
+      false,
+      true,
+      undefined,
+      deadlineAt,
+    )
+  if (NOT_SENT.has(errorCode(error) ?? ''))
+    return new AttemptFailure(withCause(unreachable(), error), true, true, undefined, deadlineAt)
+  // Reset, closed, or cut mid-answer: the request may have reached the provider.
+  return idempotent
+    ? new AttemptFailure(withCause(unreachable(), error), true, true, undefined, deadlineAt)
+    : new AttemptFailure(withCause(lostAnswer(), error), false, true, undefined, deadlineAt)
+}
+
+/** The system error code under fetch's `TypeError('fetch failed')`, through AggregateErrors. */
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown }
+    if (typeof code === 'string') return code
+    current = Array.isArray(errors) ? errors[0] : cause
+  }
+  return undefined
+}
+
+function withCause<E extends Error>(error: E, cause: unknown): E {
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false, configurable: true })
+  return error
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or bad. */
+export function retryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (header === null) return undefined
+  const value = header.trim()
+  if (/^\d+$/.test(value)) return Number(value) * 1000
+  // An HTTP date starts with the day's name (all three of its formats do); Date.parse alone
+  // would take "-5" for a year.
+  if (!/^[A-Za-z]{3}/.test(value)) return undefined
+  const at = Date.parse(value)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}

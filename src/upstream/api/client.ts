@@ -1,0 +1,219 @@
+import type { Logger } from 'pino'
+import type { ServiceName } from '../../services/catalog.js'
+import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
+import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
+import { isCircuitOpen, ProviderPolicy, type BreakerOptions } from './policy.js'
+import { RequestTargets, type QueryValue } from './request.js'
+
+/**
+ * Calls to the provider's APIs for the tool layer (DESIGN §2 "upstream client", §7 Reliability).
+ *
+ * Each call: a bearer token from the grant; one deadline over everything (token, attempts and
+ * backoff); retries only where sending again is safe (see attempt.ts and policy.ts); a 401
+ * answered by one refresh and one more try; a circuit breaker per provider origin; and the
+ * provider's error shape mapped to an UpstreamApiError whose `kind` the tool layer acts on.
+ * Whatever the grant throws (CredentialRevokedError, UpstreamUnavailableError) passes untouched.
+ *
+ * Connections: Node's global fetch keeps them alive and pools them per origin (undici's global
+ * dispatcher); nothing here opts out of that.
+ */
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface ApiCall {
+  /** Picks the base URL. */
+  service: ServiceName
+  method: ApiMethod
+  /** Template relative to the base, e.g. '/lists/{tasklist}/tasks/{task}'. */
+  path: string
+  pathParams?: Record<string, string>
+  query?: Record<string, QueryValue>
+  /** JSON. */
+  body?: unknown
+  /** Sends If-Match. */
+  ifMatch?: string
+  /** Safe to send again when the outcome is unknown (GET, and PUT/DELETE/PATCH the caller declares idempotent). */
+  idempotent: boolean
+}
+
+/** How a call gets its upstream token: RequestGrant (src/mcp/grant-access.ts) is one. */
+export interface ApiGrant {
+  upstreamAccessToken(): Promise<string>
+  upstreamTokenAfterUnauthorized(token: string): Promise<string>
+}
+
+export interface UpstreamApiDeps {
+  apiBase: Record<ServiceName, string>
+  log: Logger
+  /** The whole of one call, retries included; 10 s unless told. */
+  deadlineMs?: number
+  fetch?: typeof fetch
+  breaker?: BreakerOptions
+}
+
+export const DEFAULT_API_DEADLINE_MS = 10_000
+
+export class UpstreamApi {
+  readonly #targets: RequestTargets
+  readonly #policies: Record<ServiceName, ProviderPolicy>
+  readonly #log: Logger
+  readonly #deadlineMs: number
+  readonly #fetch: typeof fetch
+
+  constructor({ apiBase, log, deadlineMs, fetch: fetcher, breaker }: UpstreamApiDeps) {
+    this.#targets = new RequestTargets(apiBase)
+    this.#log = log.child({ component: 'upstream-api' })
+    this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
+    // Resolved per call, not bound once, so that a fetch patched later (tests, APM) is used.
+    this.#fetch = fetcher ?? ((input, init) => fetch(input, init))
+    // One policy, and so one breaker, per provider origin: services on one origin share it.
+    const byOrigin = new Map<string, ProviderPolicy>()
+    const policies = {} as Record<ServiceName, ProviderPolicy>
+    for (const service of Object.keys(apiBase) as ServiceName[]) {
+      const origin = new URL(this.#targets.base(service)).origin
+      let policy = byOrigin.get(origin)
+      if (!policy) byOrigin.set(origin, (policy = new ProviderPolicy(breaker)))
+      policies[service] = policy
+    }
+    this.#policies = policies
+  }
+
+  /**
+   * Makes the call. Throws UpstreamApiError for every failure of the call itself, and whatever
+   * the grant throws when it cannot give a token (never wrapped).
+   */
+  async call(call: ApiCall, grant: ApiGrant): Promise<ApiResult> {
+    const started = performance.now()
+    const url = this.#targets.url(call.service, call.path, call.pathParams, call.query)
+    const policy = this.#policies[call.service]!
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body)
+    const deadline = new AbortController()
+    const timer = setTimeout(abortAtDeadline, this.#deadlineMs, deadline)
+    const run: Run = { attempts: 0, status: 0, last: undefined }
+    try {
+      const send = (token: string) => {
+        run.last = undefined
+        const exchange: Exchange = {
+          url,
+          init: {
+            method: call.method,
+            headers: headers(token, body !== undefined, call.ifMatch),
+            body,
+            signal: deadline.signal,
+            redirect: 'manual',
+          },
+          idempotent: call.idempotent,
+          token,
+          deadlineAt: started + this.#deadlineMs,
+          deadlineMs: this.#deadlineMs,
+        }
+        return policy.execute(() => this.#attempt(exchange, run), deadline.signal)
+      }
+      const token = await grant.upstreamAccessToken()
+      let result: ApiResult
+      try {
+        result = await send(token)
+      } catch (error) {
+        if (!(error instanceof TokenRejected)) throw error
+        // A 401 is a refusal, so even a change may be sent again, once, with a fresh token.
+        const fresh = await grant.upstreamTokenAfterUnauthorized(token)
+        try {
+          result = await send(fresh)
+        } catch (again) {
+          if (!(again instanceof TokenRejected)) throw again
+          // Rejected right after a refresh: the grant side decides that the credential is
+          // revoked, and throws so. Should it hand out yet another token, we stop here anyway.
+          await grant.upstreamTokenAfterUnauthorized(fresh)
+          throw new UpstreamApiError(
+            'unavailable',
+            'The provider refused the connection’s token twice; try again in a minute.',
+            { status: 401 },
+          )
+        }
+      }
+      if (this.#log.isLevelEnabled('debug')) this.#logCall(call, run, started, undefined)
+      return result
+    } catch (error) {
+      const failure = translate(error)
+      this.#logCall(call, run, started, failure)
+      throw failure
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /**
+   * One attempt. When no time is left for it (the backoff found the deadline too close, or the
+   * grant's refresh took the time) nothing is sent: the call ends in the last failure, or in a
+   * timeout.
+   */
+  async #attempt(exchange: Exchange, run: Run): Promise<ApiResult> {
+    if (exchange.init.signal.aborted || run.last?.outOfTime) {
+      const outcome = run.last?.outcome ?? noAnswerInTime(exchange.deadlineMs, true)
+      throw new AttemptFailure(outcome, false, false, undefined, exchange.deadlineAt)
+    }
+    run.attempts++
+    try {
+      const result = await attempt(exchange, this.#fetch)
+      run.status = result.status
+      return result
+    } catch (error) {
+      if (error instanceof AttemptFailure) {
+        run.last = error
+        run.status = error.outcome.status ?? 0
+      } else if (error instanceof TokenRejected) run.status = 401
+      throw error
+    }
+  }
+
+  /** Method, path template, status, duration and attempts: never the filled path, query, token or body. */
+  #logCall(call: ApiCall, run: Run, started: number, failure: unknown) {
+    const fields = {
+      service: call.service,
+      method: call.method,
+      path: call.path,
+      status: run.status,
+      attempts: run.attempts,
+      durationMs: Math.round(performance.now() - started),
+    }
+    if (failure === undefined) return this.#log.debug(fields, 'upstream call')
+    if (failure instanceof UpstreamApiError)
+      return this.#log.warn({ ...fields, kind: failure.kind }, 'upstream call failed')
+    this.#log.warn(
+      { ...fields, error: failure instanceof Error ? failure.name : typeof failure },
+      'upstream call failed',
+    )
+  }
+}
+
+interface Run {
+  attempts: number
+  /** The last HTTP status, 0 when there was no answer. */
+  status: number
+  last: AttemptFailure | undefined
+}
+
+function abortAtDeadline(controller: AbortController) {
+  controller.abort(new DOMException('The upstream call reached its deadline.', 'TimeoutError'))
+}
+
+function headers(
+  token: string,
+  json: boolean,
+  ifMatch: string | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    accept: 'application/json',
+  }
+  if (json) out['content-type'] = 'application/json'
+  if (ifMatch !== undefined) out['if-match'] = ifMatch
+  return out
+}
+
+/** What the caller sees: UpstreamApiError for the call's own failures, the grant's errors as they are. */
+function translate(error: unknown): unknown {
+  if (error instanceof AttemptFailure) return error.outcome
+  if (isCircuitOpen(error)) return circuitOpen(error)
+  return error
+}

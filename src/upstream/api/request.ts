@@ -1,0 +1,116 @@
+import type { ServiceName } from '../../services/catalog.js'
+import { UpstreamApiError } from './errors.js'
+
+/**
+ * The URL of a call: the service's base URL, its path template with every `{name}` replaced by
+ * one percent-encoded segment, and the query.
+ *
+ * A parameter is always exactly one segment: `/`, `?`, `#`, `%` and `:` in it are encoded
+ * (`sc-domain:example.com` -> `sc-domain%3Aexample.com`), and the values that no encoding keeps
+ * a single segment (empty, `.` and `..`, which URL parsing would collapse or climb out of) are
+ * refused as invalid before anything is sent. Templates are parsed once and kept.
+ */
+
+export type QueryValue = string | number | boolean | undefined
+
+/** A template as literal text and parameter names, alternating: [text, name, text, ..., text]. */
+type ParsedTemplate = readonly string[]
+
+/** Templates come from the service definitions, so there are few; this bounds a careless caller. */
+const MAX_CACHED_TEMPLATES = 512
+const PARAMETER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g
+
+export class RequestTargets {
+  readonly #bases: Record<ServiceName, string>
+  readonly #templates = new Map<string, ParsedTemplate>()
+
+  constructor(apiBase: Record<ServiceName, string>) {
+    const bases = {} as Record<ServiceName, string>
+    for (const [service, base] of Object.entries(apiBase) as [ServiceName, string][]) {
+      bases[service] = normalizedBase(service, base)
+    }
+    this.#bases = bases
+  }
+
+  /** The base URL of `service`, without a trailing slash. */
+  base(service: ServiceName): string {
+    const base = this.#bases[service]
+    if (base === undefined) throw new Error(`No API base URL is configured for "${service}".`)
+    return base
+  }
+
+  url(
+    service: ServiceName,
+    template: string,
+    pathParams: Record<string, string> | undefined,
+    query: Record<string, QueryValue> | undefined,
+  ): string {
+    const parts = this.#parsed(template)
+    let url = this.base(service) + parts[0]!
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i]!
+      const value = pathParams?.[name]
+      if (value === undefined)
+        throw new Error(`The path parameter "${name}" of ${template} is missing.`)
+      url += segment(name, value) + parts[i + 1]!
+    }
+    return query ? url + queryString(query) : url
+  }
+
+  #parsed(template: string): ParsedTemplate {
+    let parts = this.#templates.get(template)
+    if (parts) return parts
+    if (!template.startsWith('/')) throw new Error(`A path template starts with "/": ${template}`)
+    parts = template.split(PARAMETER)
+    if (parts.some((text, i) => i % 2 === 0 && /[{}?#]/.test(text)))
+      throw new Error(`Not a path template: ${template}`)
+    if (this.#templates.size < MAX_CACHED_TEMPLATES) this.#templates.set(template, parts)
+    return parts
+  }
+}
+
+function normalizedBase(service: string, base: string): string {
+  let url: URL
+  try {
+    url = new URL(base)
+  } catch {
+    throw new Error(`The API base URL of "${service}" is not a URL.`)
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash)
+    throw new Error(`The API base URL of "${service}" must be an http(s) URL without query.`)
+  return url.href.replace(/\/+$/, '')
+}
+
+/** One path segment holding `value` exactly; refuses what cannot be one. */
+function segment(name: string, value: string): string {
+  if (typeof value !== 'string' || value === '' || value === '.' || value === '..')
+    throw invalidParameter(name, 'must be a non-empty text other than "." and ".."')
+  try {
+    return encodeURIComponent(value)
+  } catch {
+    // A lone UTF-16 surrogate has no UTF-8 encoding.
+    throw invalidParameter(name, 'is not valid Unicode text')
+  }
+}
+
+function queryString(query: Record<string, QueryValue>): string {
+  let out = ''
+  for (const name in query) {
+    const value = query[name]
+    if (value === undefined) continue
+    let text: string
+    try {
+      text = encodeURIComponent(name) + '=' + encodeURIComponent(value)
+    } catch {
+      throw new UpstreamApiError(
+        'invalid',
+        `The query parameter "${name}" is not valid Unicode text.`,
+      )
+    }
+    out += (out ? '&' : '?') + text
+  }
+  return out
+}
+
+const invalidParameter = (name: string, problem: string) =>
+  new UpstreamApiError('invalid', `The path parameter "${name}" ${problem}.`)

@@ -1,0 +1,112 @@
+import { networkInterfaces } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { selfSignedCertificate } from '../support/certificate.js'
+import { connectorForSuite, type Client, type ConnectorHarness } from '../support/connector.js'
+import { metadataDocumentsForSuite } from '../support/metadata-documents.js'
+
+/**
+ * DESIGN §7 "SSRF-safe fetching of client metadata documents". A client names itself by an
+ * https URL and the connector fetches it: loopback, private and other special-use addresses are
+ * refused (oidc-provider's protection) before anything is fetched, unless
+ * DEV_ALLOW_LOOPBACK_CLIENT_METADATA lets a local MCP client serve its document on loopback, and
+ * then only loopback. A refusal is a 400 page (never a redirect to an unverified client), and
+ * nothing is issued or stored.
+ */
+
+/** A non-loopback address of this machine in a special-use range (private, documentation...). */
+function privateAddress(): string | undefined {
+  const all = Object.values(networkInterfaces()).flatMap((entries) => entries ?? [])
+  const special = (address: string) =>
+    /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|192\.0\.2\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|169\.254\.)/.test(
+      address,
+    ) || /^f[cd]/i.test(address)
+  const candidates = all.filter((entry) => !entry.internal && special(entry.address))
+  return (candidates.find((entry) => entry.family === 'IPv4') ?? candidates[0])?.address
+}
+
+const PRIVATE = privateAddress()
+const urlHost = (address: string) => (address.includes(':') ? `[${address}]` : address)
+
+const tls = selfSignedCertificate([
+  'IP:127.0.0.1',
+  'DNS:localhost',
+  ...(PRIVATE ? [`IP:${PRIVATE}`] : []),
+])
+const documents = metadataDocumentsForSuite(tls, () => ({
+  client_name: 'Local Test Assistant',
+  redirect_uris: ['http://127.0.0.1:45123/callback'],
+  token_endpoint_auth_method: 'none',
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+}))
+
+const documentClient = (host: string, path?: string): Client => ({
+  client_id: documents.url(host, path),
+  redirect_uri: 'http://127.0.0.1:45123/callback',
+  registration: {},
+})
+
+/** The authorization endpoint's first answer for a client named by a document URL. */
+async function tryAuthorize(suite: ConnectorHarness, client: Client) {
+  const before = documents.requests.length
+  const holdings = await suite.holdings()
+  const res = await fetch(suite.authorizationUrl(client, 'tasks', suite.pkce()), {
+    redirect: 'manual',
+  })
+  const answer = {
+    status: res.status,
+    text: await res.text(),
+    fetched: documents.requests.length > before,
+    location: res.headers.get('location'),
+  }
+  expect(await suite.holdings(), 'nothing stored').toEqual(holdings)
+  return answer
+}
+
+function expectRefused(answer: Awaited<ReturnType<typeof tryAuthorize>>, what: string) {
+  expect(answer.status, what).toBe(400)
+  expect(answer.text, what).toContain('invalid_client')
+  expect(answer.location, what).toBeNull()
+  expect(answer.fetched, `${what} was fetched`).toBe(false)
+}
+
+describe('SSRF-safe fetching of client metadata documents', () => {
+  describe('in production (no loopback documents)', () => {
+    const suite = connectorForSuite()
+
+    it('a document on loopback is refused, never fetched', async () => {
+      for (const host of ['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]']) {
+        expectRefused(await tryAuthorize(suite, documentClient(host)), host)
+      }
+    })
+
+    it.skipIf(!PRIVATE)('a document on a private address is refused, never fetched', async () => {
+      expectRefused(await tryAuthorize(suite, documentClient(urlHost(PRIVATE!))), PRIVATE!)
+    })
+
+    it('an http client id is not a document URL, and is never fetched', async () => {
+      const answer = await tryAuthorize(suite, {
+        ...documentClient('127.0.0.1'),
+        client_id: `http://127.0.0.1:${documents.port}/client.json`,
+      })
+      expectRefused(answer, 'http')
+    })
+  })
+
+  describe('with DEV_ALLOW_LOOPBACK_CLIENT_METADATA (development)', () => {
+    const suite = connectorForSuite({
+      connector: { allowLoopbackClientMetadata: true, extraCa: tls.cert },
+    })
+
+    it.skipIf(!PRIVATE)('a document on a private address is still refused', async () => {
+      expectRefused(await tryAuthorize(suite, documentClient(urlHost(PRIVATE!))), PRIVATE!)
+    })
+
+    it('a document behind an IPv4-mapped loopback address is refused', async () => {
+      const answer = await tryAuthorize(suite, documentClient('[::ffff:127.0.0.1]'))
+      expect(answer.status).toBe(400)
+      expect(answer.location).toBeNull()
+      expect(answer.fetched).toBe(false)
+    })
+  })
+})

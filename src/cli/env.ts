@@ -11,6 +11,4 @@ export function portFromEnv(name: string, fallback: number): number {
   return port
 }
 
-export const hostFromEnv = () => process.env.HOST || '127.0.0.1'
-
 export const dataDirFromEnv = () => resolve(process.env.DATA_DIR || './data')

@@ -10,7 +10,7 @@ import { isPostgresUrl } from '../store/postgres.js'
 import { KEY_FILE } from '../vault/key-file.js'
 import { rotateCredentials, type RotationReport } from '../vault/rotation.js'
 import { Vault } from '../vault/vault.js'
-import { dataDirFromEnv, hostFromEnv, portFromEnv } from './env.js'
+import { dataDirFromEnv, portFromEnv } from './env.js'
 
 const USAGE = `usage: countersign <command>
 
@@ -27,7 +27,8 @@ commands:
 async function runSandbox(): Promise<RunningSandbox> {
   const sandbox = await startSandbox({
     port: portFromEnv('SANDBOX_PORT', 8081),
-    host: hostFromEnv(),
+    // A development provider with an unauthenticated control API: loopback unless told otherwise.
+    host: process.env.SANDBOX_HOST || '127.0.0.1',
     dataDir: join(dataDirFromEnv(), 'sandbox'),
     publicUrl: process.env.SANDBOX_PUBLIC_URL || undefined,
     scopePrefix: process.env.SANDBOX_SCOPE_PREFIX || undefined,
@@ -43,7 +44,12 @@ async function runSandbox(): Promise<RunningSandbox> {
 async function runEverything(): Promise<{ connector: RunningConnector; sandbox?: RunningSandbox }> {
   const env = connectorEnvironment()
   const sandbox = env.startSandbox ? await runSandbox() : undefined
-  const upstream = env.upstream ?? sandboxUpstream(sandbox?.url ?? sandboxUrlOf())
+  const upstream =
+    env.upstream ??
+    sandboxUpstream(
+      sandbox?.url ?? sandboxUrlOf(),
+      sandbox?.state.config.scopePrefix ?? process.env.SANDBOX_SCOPE_PREFIX ?? undefined,
+    )
   if (!env.upstream && !sandbox)
     console.log(`using the sandbox provider at ${sandboxUrlOf()} (SANDBOX=0)`)
   try {

@@ -38,7 +38,13 @@ export interface ConnectorConfig {
 }
 
 /** The upstream settings that point at the built-in sandbox provider at `sandboxUrl`. */
-export function sandboxUpstream(sandboxUrl: string): UpstreamConfig {
+/** The sandbox's default scope prefix: the two agree by configuration, not by shared code. */
+export const SANDBOX_SCOPE_PREFIX = 'https://sandbox.countersign.test/auth/'
+
+export function sandboxUpstream(
+  sandboxUrl: string,
+  scopePrefix = SANDBOX_SCOPE_PREFIX,
+): UpstreamConfig {
   return {
     name: 'the sandbox provider',
     authorizationUrl: `${sandboxUrl}/oauth/authorize`,
@@ -47,7 +53,7 @@ export function sandboxUpstream(sandboxUrl: string): UpstreamConfig {
     userinfoUrl: `${sandboxUrl}/oauth/userinfo`,
     clientId: 'countersign',
     clientSecret: 'sandbox-secret-not-checked',
-    scopePrefix: 'https://sandbox.countersign.test/auth/',
+    scopePrefix,
     apiBase: {
       tasks: `${sandboxUrl}/tasks/v1`,
       search: `${sandboxUrl}/search/v1`,

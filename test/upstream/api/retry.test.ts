@@ -49,13 +49,14 @@ describe('UpstreamApi: retries within one deadline', () => {
   })
 
   it('reports rate_limited at once when Retry-After reaches past the deadline', async () => {
-    const api = apiFor(sandbox, { deadlineMs: 2_000 })
+    // Far apart on purpose: "at once" must not be confused with "at the deadline" on a busy machine.
+    const api = apiFor(sandbox, { deadlineMs: 15_000 })
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, status: 429, retryAfter: 30 })
     const since = (await requests(sandbox)).length
     const started = performance.now()
     const error = await apiError(api.call(listLists, grant))
-    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(performance.now() - started).toBeLessThan(7_500)
     expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 30 })
     expect(error.providerMessage).toMatch(/rate limit/i)
     expect(await requests(sandbox, since)).toHaveLength(1)
@@ -93,7 +94,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     )
     const took = performance.now() - started
     expect(error).toMatchObject({ kind: 'unavailable', status: 503 })
-    expect(took).toBeLessThan(600)
+    expect(took).toBeLessThan(3_000) // the deadline ended it, not the retry budget
     const sent = await requests(sandbox, since)
     expect(sent.length).toBeGreaterThanOrEqual(2)
     expect(sent.length).toBeLessThanOrEqual(4)
@@ -110,7 +111,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     expect(error.kind).toBe('unavailable')
     expect(error.message).toMatch(/did not answer within 300 ms/)
     expect(took).toBeGreaterThanOrEqual(290)
-    expect(took).toBeLessThan(800)
+    expect(took).toBeLessThan(1_800) // well before the 2 s answer
   })
 
   it('never sends a create again when the connection drops after it was handled: outcome_unknown', async () => {

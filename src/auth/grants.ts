@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely'
 import type { Logger } from 'pino'
 import type { ServiceName } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
+import type { GrantLinkTable } from '../store/schema.js'
 
 /**
  * The grants of the connector's authorization server and the upstream credentials they act with.
@@ -147,14 +149,7 @@ export class Grants {
   }
 }
 
-function toLink(row: {
-  grant_id: string
-  credential_id: string
-  account: string
-  client_id: string
-  service: string
-  created_at: number
-}): GrantLink {
+function toLink(row: Selectable<GrantLinkTable>): GrantLink {
   return {
     grantId: row.grant_id,
     credentialId: row.credential_id,

@@ -41,6 +41,13 @@ export interface AccountPages {
   routes: Hono
   /** For interactionRoutes: the provider's return from a sign-in started here. */
   onSignIn: NonNullable<InteractionDeps['onSignIn']>
+  /** The person's sessions, for the connector's other pages (the approval page). */
+  sessions: PersonSessions
+  /**
+   * The sign-in for another page of the connector (its forms at `pagePath`): the same sign-in
+   * through the provider, completed by onSignIn, which starts the session and returns there.
+   */
+  signInFor(pagePath: string): SignIn
 }
 
 export function accountRoutes(deps: AccountDeps): AccountPages {
@@ -138,5 +145,8 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
     return c.redirect(result.signedIn.returnTo, 303)
   }
 
-  return { routes: app, onSignIn }
+  const signInFor = (pagePath: string) =>
+    new SignIn(deps.upstream, formTokens, deps.publicUrl, pagePath)
+
+  return { routes: app, onSignIn, sessions, signInFor }
 }

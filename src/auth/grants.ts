@@ -95,8 +95,8 @@ export class Grants {
 
   /**
    * Ends a grant: its link first (so that of two concurrent ends, one does the rest), then every
-   * oauth record issued under it, then its upstream credential, revoked at the provider and
-   * erased. Idempotent, and it never throws: what fails is logged, and the rest still happens.
+   * oauth record issued under it and every approval asked under it, then its upstream
+   * credential, revoked at the provider and erased. Idempotent, and it never throws: what fails is logged, and the rest still happens.
    */
   async end(grantId: string, reason: GrantEndReason): Promise<void> {
     let link: GrantLink | undefined
@@ -114,6 +114,12 @@ export class Grants {
       await this.store.db.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute()
     } catch (error) {
       this.log.error({ err: error, reason }, 'could not delete the records of an ended grant')
+    }
+    try {
+      // Changes waiting for approval under it, with their sealed arguments (src/approval).
+      await this.store.db.deleteFrom('approvals').where('grant_id', '=', grantId).execute()
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'could not delete the approvals of an ended grant')
     }
     if (!link) return
     await this.releaseCredential(link.credentialId, reason)

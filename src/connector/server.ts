@@ -5,6 +5,10 @@ import { Hono } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/routes.js'
+import { AuditTrail } from '../approval/audit.js'
+import { Approvals } from '../approval/gate.js'
+import { APPROVALS_PATH } from '../approval/page.js'
+import { approvalRoutes } from '../approval/routes.js'
 import { Grants } from '../auth/grants.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { FormTokens } from '../auth/keys.js'
@@ -19,7 +23,7 @@ import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/postgres.js'
 import { openStore, type Store } from '../store/open.js'
-import { Upstream } from '../upstream/index.js'
+import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import type { ConnectorConfig } from './config.js'
 import { createLogger } from './logger.js'
@@ -39,7 +43,12 @@ export interface ConnectorParts {
   provider: Provider
   grants: Grants
   upstream: Upstream
+  /** The provider's APIs, called by the tools. */
+  api: UpstreamApi
   authenticator: McpAuthenticator
+  /** The approval gate of mutating calls, and the audit trail it and the tools record to. */
+  approvals: Approvals
+  audit: AuditTrail
   log: Logger
 }
 
@@ -145,13 +154,35 @@ function assemble(
     grants,
     upstream,
   })
-  return { config, store, vault, provider, grants, upstream, authenticator, log }
+  const api = new UpstreamApi({ apiBase: config.upstream.apiBase, log, fetch: options.fetch })
+  const audit = new AuditTrail(store)
+  const approvals = new Approvals({
+    store,
+    vault,
+    publicUrl: config.publicUrl,
+    log: log.child({ component: 'approvals' }),
+    audit,
+  })
+  return {
+    config,
+    store,
+    vault,
+    provider,
+    grants,
+    upstream,
+    api,
+    authenticator,
+    approvals,
+    audit,
+    log,
+  }
 }
 
 function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
   const { config, provider, log } = parts
   const app = new Hono()
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
+  const providerName = config.upstream.name || new URL(config.upstream.authorizationUrl).host
   const account = accountRoutes({
     publicUrl: config.publicUrl,
     store: parts.store,
@@ -159,7 +190,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
     grants: parts.grants,
     upstream: parts.upstream,
     formTokens: new FormTokens(parts.vault, 'connections'),
-    providerName: config.upstream.name || new URL(config.upstream.authorizationUrl).host,
+    providerName,
     log: log.child({ component: 'connections' }),
   })
   app.route(
@@ -177,9 +208,23 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
   app.route('/', account.routes)
   app.route(
     '/',
+    approvalRoutes({
+      approvals: parts.approvals,
+      publicUrl: config.publicUrl,
+      provider,
+      sessions: account.sessions,
+      signIn: account.signInFor(APPROVALS_PATH),
+      formTokens: new FormTokens(parts.vault, 'approval'),
+      providerName,
+      log: log.child({ component: 'approvals' }),
+    }),
+  )
+  app.route(
+    '/',
     mcpRoutes({
       publicUrl: config.publicUrl,
       authenticator: parts.authenticator,
+      api: parts.api,
       log: log.child({ component: 'mcp' }),
     }),
   )

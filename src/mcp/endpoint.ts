@@ -1,44 +1,50 @@
-import { createMcpHandler, McpServer, type McpHttpHandler } from '@modelcontextprotocol/server'
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  readRequestBody,
+  type McpServer,
+  type Server,
+} from '@modelcontextprotocol/server'
 import { Hono } from 'hono'
 import type { Logger } from 'pino'
 import { isLoopbackHostname } from '../connector/loopback.js'
-import { SERVICE_NAMES, SERVICES, type ServiceName } from '../services/catalog.js'
-import type { McpAuthenticator } from './bearer.js'
+import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
+import type { ToolDefinition } from '../services/definition.js'
+import { SERVICE_TOOLS } from '../services/tools.js'
+import type { UpstreamApi } from '../upstream/index.js'
+import { grantsScope, type McpAuthenticator } from './bearer.js'
+import { serviceHandler } from './handler.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
+import { ServiceTools } from './tools.js'
 
 /**
  * The MCP endpoints, `/{service}/mcp`, and their protected resource metadata. Each request is
- * checked in this order: Host and Origin (DNS rebinding), the bearer token, then the MCP layer.
- * Serving is stateless: no request depends on reaching the replica that served an earlier one.
- *
- * Tools come later; today each endpoint answers `initialize` (2025-11-25 clients) and `ping`.
+ * checked in this order: Host and Origin (DNS rebinding), the bearer token, the body (read once),
+ * the scope of the tools it calls, then the MCP layer (handler.ts). Serving is stateless: no
+ * request depends on reaching the replica that served an earlier one.
  */
 
 export interface McpEndpointDeps {
   publicUrl: string
   authenticator: McpAuthenticator
+  /** The provider's APIs, which the tools call. */
+  api: Pick<UpstreamApi, 'call'>
   log: Logger
-  /** The MCP server for one service; one instance serves one request. */
-  serverFor?: (service: ServiceName) => McpServer
+  /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
+  tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
+  /** Replaces the MCP server of every request (tests). */
+  serverFor?: (service: ServiceName) => McpServer | Server
   version?: string
 }
 
 export const mcpPath = (service: ServiceName) => `/${service}/mcp`
 
+/** The largest request body read; the SDK's own bound. */
+const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
+
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
-  const serverFor =
-    deps.serverFor ??
-    ((service: ServiceName) =>
-      new McpServer(
-        {
-          name: `countersign-${service}`,
-          title: `Countersign: ${SERVICES[service].title}`,
-          version: deps.version ?? '0.1.0',
-        },
-        { capabilities: {} },
-      ))
 
   for (const service of SERVICE_NAMES) {
     app.get(resourceMetadataPath(service), (c) => {
@@ -47,18 +53,33 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       return c.json(resourceMetadata(deps.publicUrl, service))
     })
 
-    const handler: McpHttpHandler = createMcpHandler(() => serverFor(service), {
-      legacy: 'stateless',
-      onerror: (error) => deps.log.warn({ err: error, service }, 'MCP request refused'),
+    const log = deps.log.child({ service })
+    const tools = new ServiceTools(deps.tools?.[service] ?? SERVICE_TOOLS[service], {
+      api: deps.api,
+      log,
+    })
+    const handler = serviceHandler(service, tools, {
+      version: deps.version ?? '0.1.0',
+      onerror: (error) => log.warn({ err: error }, 'MCP request refused'),
+      serverFor: deps.serverFor,
     })
     app.all(mcpPath(service), async (c) => {
       const misdirected = checkHostAndOrigin(c.req.raw, allowed)
       if (misdirected) return misdirected
+      // Every scope of a service includes its read scope: this refuses no valid token.
       const auth = await deps.authenticator.authenticate(c.req.raw, service)
       if (!auth.ok) return auth.response
+      const body = await readBody(c.req.raw)
+      if ('refused' in body) return body.refused
+      // The tool, and so the scope a call needs, is known only from the body.
+      const missing = scopesNeeded(body.parsed, tools).find(
+        (scope) => !grantsScope(service, auth.authInfo.scopes, scope),
+      )
+      if (missing !== undefined) return deps.authenticator.insufficientScope(service, missing)
       const { grant } = auth
-      const response = await handler.fetch(c.req.raw, {
+      const response = await handler.fetch(body.request, {
         authInfo: { ...auth.authInfo, extra: { grant } },
+        parsedBody: body.parsed,
       })
       // The provider revoked the credential while this request used it: the grant is gone, and
       // the answer says so with a 401 rather than a tool error.
@@ -68,6 +89,64 @@ export function mcpRoutes(deps: McpEndpointDeps) {
     })
   }
   return app
+}
+
+type ReadBody = { request: Request; parsed?: unknown } | { refused: Response }
+
+/**
+ * A JSON POST's body, read once (the SDK would otherwise read it from a clone of the request):
+ * parsed, it is handed to the SDK as `parsedBody`. A body that is not JSON goes to the SDK as
+ * text, to be answered with its parse error; anything but a JSON POST goes as it came.
+ *
+ * With its length declared, a body cannot be longer (the HTTP parser stops there), so `text()`
+ * reads it whole: on Node, Hono's adapter then reads the socket directly, where reading
+ * `request.body` would first build a web stream and a full Request (measured: 8 % of the CPU of
+ * a ping). A chunked body is read as a stream, and refused past the bound.
+ */
+async function readBody(request: Request): Promise<ReadBody> {
+  if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type')))
+    return { request }
+  let text: string
+  try {
+    const declared = request.headers.get('content-length')
+    if (declared !== null && /^\d+$/.test(declared)) {
+      if (Number(declared) > MAX_BODY_BYTES) return { refused: tooLarge() }
+      text = await request.text()
+    } else {
+      const read = await readRequestBody(request, MAX_BODY_BYTES)
+      if (read.tooLarge) return { refused: tooLarge() }
+      text = read.text
+    }
+  } catch {
+    return { refused: rpcError(400, 'Parse error: the request body could not be read', -32700) }
+  }
+  try {
+    return { request, parsed: JSON.parse(text) as unknown }
+  } catch {
+    return {
+      request: new Request(request.url, { method: 'POST', headers: request.headers, body: text }),
+    }
+  }
+}
+
+const tooLarge = () =>
+  rpcError(413, `Payload Too Large: the body must not exceed ${MAX_BODY_BYTES} bytes`)
+
+/** The scopes of the served tools a body calls (one message, or each of a batch). */
+function scopesNeeded(body: unknown, tools: ServiceTools): string[] {
+  const scopes: string[] = []
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== 'object' || message === null) continue
+    const { method, params } = message as { method?: unknown; params?: unknown }
+    if (method !== 'tools/call' || typeof params !== 'object' || params === null) continue
+    const scope = tools.scopeOf((params as { name?: unknown }).name)
+    if (scope !== undefined) scopes.push(scope)
+  }
+  return scopes
+}
+
+function rpcError(status: number, message: string, code = -32000): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
 }
 
 /**

@@ -153,6 +153,41 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0005_approvals': {
+    async up(db: Kysely<unknown>) {
+      // Approvals of single tool calls (src/approval). `id` is the SHA-256 of the id in the
+      // approval page's URL; the call's arguments and description are sealed by the vault and
+      // erased once decided or expired.
+      await db.schema
+        .createTable('approvals')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('grant_id', 'text', (c) => c.notNull())
+        .addColumn('tool', 'text', (c) => c.notNull())
+        .addColumn('args_digest', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('sealed_id', 'text')
+        .addColumn('sealed_call', 'text')
+        .addColumn('sealed_if_match', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('decided_at', 'bigint')
+        .addColumn('used_at', 'bigint')
+        .execute()
+      // A call is matched to its approval by these.
+      await db.schema
+        .createIndex('approvals_by_call')
+        .on('approvals')
+        .columns(['grant_id', 'tool', 'args_digest'])
+        .execute()
+      // Expired approvals are erased, then purged, by age.
+      await db.schema
+        .createIndex('approvals_by_expiry')
+        .on('approvals')
+        .column('expires_at')
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

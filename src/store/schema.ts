@@ -10,6 +10,7 @@ export interface ConnectorDatabase {
   oauth_records: OAuthRecordTable
   grant_links: GrantLinkTable
   person_sessions: PersonSessionTable
+  approvals: ApprovalTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -102,4 +103,32 @@ export interface PersonSessionTable {
   subject: string
   created_at: number
   expires_at: number
+}
+
+/**
+ * A person's approval of one tool call, asked for by an assistant (src/approval). Nothing in it
+ * reads in the clear but its metadata: the id and the arguments are digests, the rest is sealed.
+ */
+export interface ApprovalTable {
+  /** SHA-256 (hex) of the id in the approval page's URL: the id itself is never stored. */
+  id: string
+  grant_id: string
+  tool: string
+  /** HMAC-SHA-256 (hex) of the call's canonical arguments, under a key derived from the vault. */
+  args_digest: string
+  /** The tool's access mode: 'auth-token' or 'per-call'. */
+  mode: string
+  /** 'pending', 'approved', 'declined', or 'expired' (undecided, or approved and unused, in time). */
+  status: string
+  /** The URL's id, sealed: to hand out the same page again while pending; erased once decided. */
+  sealed_id: string | null
+  /** The call's arguments and its description, sealed; erased once decided or expired. */
+  sealed_call: string | null
+  /** The etag the person saw, sealed; erased once used, declined or expired. */
+  sealed_if_match: string | null
+  created_at: number
+  expires_at: number
+  decided_at: number | null
+  /** When an approved call was let through (single use). */
+  used_at: number | null
 }

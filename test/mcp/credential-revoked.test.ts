@@ -92,6 +92,7 @@ describe('a credential revoked at the provider', () => {
     const app = mcpRoutes({
       publicUrl: suite.url,
       authenticator: suite.connector.parts.authenticator,
+      api: suite.connector.parts.api,
       log: pino({ level: 'silent' }),
       serverFor: probe,
     })

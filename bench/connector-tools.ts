@@ -1,0 +1,288 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { AuthorizationFlow } from '../test/support/authorization-flow.js'
+import { load, once, type Target } from './load.js'
+import { emit, p50, timed } from './stats.js'
+
+/**
+ * A `list_tasks` tool call through the connector against the same upstream GET made directly
+ * (DESIGN §7): latency overhead, throughput ratio, and the connector's memory.
+ *
+ * The sandbox and the connector run as child processes, exactly as `npm run sandbox` and
+ * `SANDBOX=0 npm start` run them (production logging, SQLite in a data folder), and the load
+ * generator in this process: three processes on the machine's cores, as in a deployment with the
+ * client on the same host, and the connector's memory is its own process's. The token comes
+ * through the real OAuth flow (consent, provider sign-in, code exchange).
+ *
+ * Besides the figures of §7, where the time goes: the CPU time the connector and the sandbox
+ * spend per request (from /proc), and `bare_proxy_throughput_ratio`, the same ratio for a Hono
+ * route that only forwards the GET with fetch (bench/bare-proxy.ts): the floor of any gateway on
+ * this stack. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
+ */
+
+const USER = 'bench-tools'
+const TASKS = 20
+const WARMUP = 100
+const SAMPLES = 500
+const CONNECTIONS = 10
+const SECONDS = 3
+const ROUNDS = 2
+const WARMUP_ROUNDS = 3
+
+const MODERN = '2026-07-28'
+const LEGACY = '2025-11-25'
+
+export async function benchConnectorTools(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-tools-'))
+  const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
+  const children: ChildProcess[] = []
+  try {
+    const sandbox = await startChild(children, 'sandbox', sandboxPort, {
+      SANDBOX_PORT: String(sandboxPort),
+      DATA_DIR: dataDir,
+    })
+    const connector = await startChild(children, 'start', connectorPort, {
+      SANDBOX: '0',
+      SANDBOX_PORT: String(sandboxPort),
+      PORT: String(connectorPort),
+      DATA_DIR: dataDir,
+      VAULT_KEY: randomBytes(32).toString('base64'),
+    })
+
+    const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
+    const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
+    const tasklist = await seedTasks(sandbox.url)
+
+    // The same upstream request the tool makes: list_tasks with only `tasklist` is a GET of the
+    // list's tasks without a query (the provider's default page holds the 20 tasks).
+    const direct: Target = {
+      url: `${sandbox.url}/tasks/v1/lists/${tasklist}/tasks`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${await providerToken(sandbox.url)}` },
+      ok: (body) => body.includes('"kind":"tasks#tasks"') && countTasks(body) === TASKS,
+    }
+    const proxyPort = await freePort()
+    const proxy = await startChild(
+      children,
+      'bare-proxy',
+      proxyPort,
+      {
+        UPSTREAM_URL: direct.url,
+        UPSTREAM_TOKEN: await providerToken(sandbox.url),
+        PORT: String(proxyPort),
+      },
+      'bench/bare-proxy.ts',
+    )
+    const bare: Target = { ...direct, url: `${proxy.url}/proxy`, headers: {} }
+    const modern = toolCall(connector.url, tokens.access_token, tasklist, MODERN)
+    const legacy = toolCall(connector.url, tokens.access_token, tasklist, LEGACY)
+    for (const target of [direct, bare, modern, legacy]) await once(target)
+    await sleep(1000)
+    const idle = rssMb(connector.pid)
+    let loaded = idle
+    const sampler = setInterval(() => (loaded = Math.max(loaded, rssMb(connector.pid))), 100)
+    const times = { direct: [] as number[], modern: [] as number[], legacy: [] as number[] }
+    const rates = { direct: 0, modern: 0, legacy: 0, bare: 0 }
+    const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0 }
+    try {
+      // Warm-up under load: cold, the connector's path runs at a third of its speed (the JIT has
+      // not compiled it yet), and so does the sandbox's; a few seconds of each settles both.
+      for (let round = 0; round < WARMUP_ROUNDS; round++)
+        for (const target of [direct, bare, modern, legacy])
+          await load(target, CONNECTIONS, SECONDS)
+
+      // Latency: one request at a time, the three interleaved so that drift hits them alike.
+      for (let i = 0; i < WARMUP + SAMPLES; i++) {
+        const d = await timed(() => once(direct))
+        const m = await timed(() => once(modern))
+        const l = await timed(() => once(legacy))
+        if (i < WARMUP) continue
+        times.direct.push(d)
+        times.modern.push(m)
+        times.legacy.push(l)
+      }
+
+      // Throughput at the same concurrency, alternating, while sampling the connector's memory;
+      // with the CPU time each process spent per request, which says where the time goes.
+      const measured = async (target: Target, onto: 'direct' | 'modern') => {
+        const before = [cpuMs(sandbox.pid), cpuMs(connector.pid)] as const
+        const rate = await load(target, CONNECTIONS, SECONDS)
+        const requests = rate * SECONDS
+        const [sandboxMs, connectorMs] = [
+          cpuMs(sandbox.pid) - before[0],
+          cpuMs(connector.pid) - before[1],
+        ]
+        if (onto === 'direct') cpu.sandboxDirect += sandboxMs / requests / ROUNDS
+        else {
+          cpu.sandboxCall += sandboxMs / requests / ROUNDS
+          cpu.connectorCall += connectorMs / requests / ROUNDS
+        }
+        rates[onto] += rate / ROUNDS
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        await measured(direct, 'direct')
+        await measured(modern, 'modern')
+        rates.legacy += (await load(legacy, CONNECTIONS, SECONDS)) / ROUNDS
+        rates.bare += (await load(bare, CONNECTIONS, SECONDS)) / ROUNDS
+      }
+    } finally {
+      clearInterval(sampler)
+    }
+
+    emit('overhead_p50_ms', p50(times.modern) - p50(times.direct), 'ms')
+    emit('throughput_ratio', rates.modern / rates.direct, 'ratio')
+    emit('rss_mb_idle', idle, 'MB')
+    emit('rss_mb_loaded', loaded, 'MB')
+    emit('upstream_direct_p50_ms', p50(times.direct), 'ms')
+    emit('tool_call_p50_ms', p50(times.modern), 'ms')
+    emit('upstream_direct_rps', rates.direct, 'req/s')
+    emit('tool_calls_rps', rates.modern, 'req/s')
+    emit('bare_proxy_throughput_ratio', rates.bare / rates.direct, 'ratio')
+    emit('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
+    emit('sandbox_cpu_ms_per_call', cpu.sandboxCall, 'ms')
+    emit('sandbox_cpu_ms_per_direct_request', cpu.sandboxDirect, 'ms')
+    emit('overhead_p50_ms_2025_11_25', p50(times.legacy) - p50(times.direct), 'ms')
+    emit('throughput_ratio_2025_11_25', rates.legacy / rates.direct, 'ratio')
+  } finally {
+    await Promise.all(children.map(stop))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** A `tools/call` of list_tasks as a client of `revision` sends it. */
+function toolCall(base: string, token: string, tasklist: string, revision: string): Target {
+  const params: Record<string, unknown> = { name: 'list_tasks', arguments: { tasklist } }
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': revision,
+  }
+  if (revision === MODERN) {
+    headers['mcp-method'] = 'tools/call'
+    headers['mcp-name'] = 'list_tasks'
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }
+  }
+  return {
+    url: `${base}/tasks/mcp`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    // A success with the whole page: not an error result, not a JSON-RPC error.
+    ok: (body) =>
+      body.includes('"structuredContent"') &&
+      !body.includes('"isError":true') &&
+      countTasks(body) === TASKS,
+  }
+}
+
+/**
+ * The tasks in an answer: its `"kind":"tasks#task"`. A tool result holds the page twice, but in
+ * its text copy the quote is escaped (`tasks#task\"`), so each task counts once there too.
+ */
+const countTasks = (body: string) => body.split('tasks#task"').length - 1
+
+async function providerToken(sandboxUrl: string): Promise<string> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: USER, scopes: ['tasks'] }),
+  })
+  return ((await res.json()) as { access_token: string }).access_token
+}
+
+/** A list of 20 tasks of the person's, made through the provider's API. */
+async function seedTasks(sandboxUrl: string): Promise<string> {
+  const token = await providerToken(sandboxUrl)
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${sandboxUrl}/tasks/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (!res.ok) throw new Error(`seeding: ${res.status} ${await res.text()}`)
+    return (await res.json()) as { id: string }
+  }
+  const { id } = await post('/lists', { title: 'Bench' })
+  for (let i = TASKS; i >= 1; i--) await post(`/lists/${id}/tasks`, { title: `Task ${i}` })
+  return id
+}
+
+interface Child {
+  url: string
+  pid: number
+}
+
+/** `script <command>` (the CLI) in its own Node process (no tsx wrapper process), once healthy. */
+async function startChild(
+  children: ChildProcess[],
+  command: string,
+  port: number,
+  env: Record<string, string>,
+  script = 'src/cli/main.ts',
+): Promise<Child> {
+  // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
+  const profile = process.env.BENCH_CPU_PROFILE
+  const flags = profile && command === 'start' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const args = [...flags, '--import', 'tsx', script, command]
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  children.push(child)
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
+  const url = `http://127.0.0.1:${port}`
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (child.exitCode !== null) break
+    const ok = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    )
+    if (ok) return { url, pid: child.pid! }
+    await sleep(100)
+  }
+  throw new Error(`${command} did not start: ${stderr}`)
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+/** CPU time (user and system) a process has used, from /proc (Linux; 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1])
+  return kb / 1024
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}

@@ -1,0 +1,123 @@
+import { serve } from '@hono/node-server'
+import { createMcpHandler, McpServer, type AuthInfo } from '@modelcontextprotocol/server'
+import { Hono } from 'hono'
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
+import { serviceHandler } from '../src/mcp/handler.js'
+import { ServiceTools } from '../src/mcp/tools.js'
+import { SERVICE_TOOLS } from '../src/services/tools.js'
+import { load, once, type Target } from './load.js'
+import { emit } from './stats.js'
+
+/**
+ * The MCP layer alone, the stock way against ours (src/mcp/handler.ts), side by side: a
+ * `list_tasks` call answered with a constant 20-task page, no auth, no provider.
+ *
+ * - stock: `createMcpHandler` with a new `McpServer` and `registerTool` per request, the SDK
+ *   reading the body from a clone of the Request;
+ * - lean: ours, a low-level `Server` per request over a tool listing and handler built once, the
+ *   body read once and handed over as `parsedBody`.
+ *
+ * Server and load generator share this process (one thread): the absolute figures are lower than
+ * across processes, the ratio between the two is what this shows.
+ */
+
+const CONNECTIONS = 10
+const SECONDS = 3
+
+export async function benchMcpHandler(): Promise<void> {
+  const page = {
+    kind: 'tasks#tasks',
+    etag: '"page"',
+    items: Array.from({ length: 20 }, (_, i) => ({
+      kind: 'tasks#task',
+      id: `task${i}`,
+      etag: `"${i}"`,
+      title: `Task ${i}`,
+      status: 'needsAction',
+      updated: '2026-11-25T10:00:00.000Z',
+      position: String(i).padStart(8, '0'),
+    })),
+  }
+  const tools = new ServiceTools(SERVICE_TOOLS.tasks, {
+    api: { call: async () => ({ status: 200, body: page }) },
+    log: pino({ level: 'silent' }),
+  })
+  const grant = {
+    upstreamAccessToken: async () => 'token',
+    upstreamTokenAfterUnauthorized: async () => 'token',
+  }
+  const authInfo: AuthInfo = { token: 'bench', clientId: 'bench', scopes: [], extra: { grant } }
+  const quiet = () => {}
+
+  const lean = serviceHandler('tasks', tools, { version: '0', onerror: quiet })
+  const stock = createMcpHandler(
+    () => {
+      const server = new McpServer({ name: 'countersign-tasks', version: '0' })
+      for (const definition of SERVICE_TOOLS.tasks.filter((tool) => !tool.approval)) {
+        server.registerTool(
+          definition.name,
+          {
+            title: definition.title,
+            description: definition.description,
+            inputSchema: definition.input,
+            outputSchema: definition.output,
+            annotations: definition.annotations,
+          },
+          (args) => tools.call(definition.name, args, grant),
+        )
+      }
+      return server
+    },
+    { legacy: 'stateless', onerror: quiet },
+  )
+
+  const app = new Hono()
+  app.post('/stock', (c) => stock.fetch(c.req.raw, { authInfo }))
+  app.post('/lean', async (c) =>
+    lean.fetch(c.req.raw, { authInfo, parsedBody: await c.req.json() }),
+  )
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise((resolve) => server.once('listening', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  try {
+    for (const revision of ['2026-07-28', '2025-11-25']) {
+      const suffix = revision === '2026-07-28' ? '' : '_2025_11_25'
+      const stockTarget = call(`${base}/stock`, revision)
+      const leanTarget = call(`${base}/lean`, revision)
+      await once(stockTarget)
+      await once(leanTarget)
+      await load(stockTarget, CONNECTIONS, 1)
+      await load(leanTarget, CONNECTIONS, 1)
+      emit(`mcp_stock_calls_per_s${suffix}`, await load(stockTarget, CONNECTIONS, SECONDS), 'req/s')
+      emit(`mcp_lean_calls_per_s${suffix}`, await load(leanTarget, CONNECTIONS, SECONDS), 'req/s')
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+function call(url: string, revision: string): Target {
+  const params: Record<string, unknown> = { name: 'list_tasks', arguments: { tasklist: 'L' } }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': revision,
+  }
+  if (revision === '2026-07-28') {
+    headers['mcp-method'] = 'tools/call'
+    headers['mcp-name'] = 'list_tasks'
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': revision,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }
+  }
+  return {
+    url,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    ok: (body) => body.includes('"structuredContent"') && !body.includes('"isError":true'),
+  }
+}

@@ -1,0 +1,318 @@
+import type { Logger } from 'pino'
+import type { AccessMode, ChangeDescription } from '../services/definition.js'
+import type { Store } from '../store/open.js'
+import type { Vault } from '../vault/vault.js'
+import { AuditTrail } from './audit.js'
+import { approvalKey, ArgumentDigests, isApprovalId, newApprovalId } from './digest.js'
+import { ApprovalStore, type ApprovalRow, type ApprovalWithGrant } from './store.js'
+
+/**
+ * The approval gate (DESIGN §5 "Approval of mutating calls"): a change is sent only with the
+ * person's approval of exactly that call - the grant, the tool and the digest of its canonical
+ * arguments - used once, within 10 minutes.
+ *
+ *   request  a call needs approval: a pending approval and the URL of its page
+ *   decide   the grant's person answers on that page (or, for auth-token tools, in the client)
+ *   consume  the call comes again: it goes through once if approved, else the reason it does not
+ *
+ * The page's id is random (256 bits) and stored as its SHA-256 only. The call's arguments and its
+ * description are sealed by the vault, bound to the approval, and erased once decided or expired;
+ * the etag the person saw stays sealed until the call uses it. Expired approvals are expired and
+ * erased by whichever call comes next, on any replica, and forgotten an hour later.
+ */
+
+export const APPROVAL_TTL_MS = 10 * 60_000
+
+export interface ApprovalDeps {
+  store: Store
+  vault: Vault
+  publicUrl: string
+  log: Logger
+  now?: () => number
+  /** Where decisions are recorded; by default the store's audit trail. */
+  audit?: AuditTrail
+}
+
+export interface ApprovalCall {
+  grantId: string
+  tool: string
+  /** The call's input, as validated: the same values must come with the retried call. */
+  args: unknown
+}
+
+export interface ApprovalRequest extends ApprovalCall {
+  description: ChangeDescription
+  mode: AccessMode
+}
+
+export type ConsumeRefusal = 'none' | 'pending' | 'declined' | 'expired' | 'used'
+
+export type ConsumeResult =
+  | {
+      ok: true
+      /** The etag of the resource the person saw: send the change with it as If-Match. */
+      ifMatch?: string
+      /** The approval's reference (the digest of its id, as stored): for logs, not a URL. */
+      approvalId: string
+    }
+  | { ok: false; reason: ConsumeRefusal }
+
+export type Decision = 'approve' | 'decline'
+export type Decided = 'approved' | 'declined'
+
+export type DecideResult =
+  | { ok: true; decision: Decided }
+  | { ok: false; reason: 'decided'; decision: Decided }
+  | {
+      ok: false
+      /**
+       * 'not found': no such approval (or not of this grant); 'ended': its grant has ended;
+       * 'not yours': another person's; 'expired': too late; 'per-call': only its page approves it.
+       */
+      reason: 'not found' | 'ended' | 'not yours' | 'expired' | 'per-call'
+    }
+
+/** One approval as its page shows it. */
+export type ApprovalView =
+  | { found: false }
+  | {
+      found: true
+      grantId: string
+      tool: string
+      mode: AccessMode
+      /** 'approved' stays so once used; `used` says whether the call went through. */
+      status: 'pending' | 'approved' | 'declined' | 'expired'
+      used: boolean
+      expiresAt: number
+      /** The grant's person, client and service; undefined once the grant has ended. */
+      grant?: { account: string; clientId: string; service: string }
+      /** Only while pending. */
+      description?: ChangeDescription
+    }
+
+/** What is sealed of a call: bound to the approval's key and to the field it is kept in. */
+interface SealedCall {
+  args: unknown
+  description: ChangeDescription
+}
+
+const binding = (key: string, field: 'id' | 'call' | 'if-match') => `approval ${key} ${field}`
+
+export class Approvals {
+  readonly #store: ApprovalStore
+  readonly #digests: ArgumentDigests
+  readonly #vault: Vault
+  readonly #publicUrl: string
+  readonly #log: Logger
+  readonly #now: () => number
+  readonly #audit: AuditTrail
+
+  constructor(deps: ApprovalDeps) {
+    this.#store = new ApprovalStore(deps.store)
+    this.#digests = new ArgumentDigests(deps.vault)
+    this.#vault = deps.vault
+    this.#publicUrl = deps.publicUrl.replace(/\/+$/, '')
+    this.#log = deps.log
+    this.#now = deps.now ?? Date.now
+    this.#audit = deps.audit ?? new AuditTrail(deps.store, this.#now)
+  }
+
+  /** The approval page of an approval. */
+  urlOf(id: string): string {
+    return `${this.#publicUrl}/approvals/${id}`
+  }
+
+  /**
+   * A pending approval for exactly this call, valid 10 minutes, and its page: the one already
+   * pending for the same grant, tool and arguments if there is one, else a new one.
+   */
+  async request(call: ApprovalRequest): Promise<{ id: string; url: string }> {
+    await this.expire()
+    const now = this.#now()
+    const digests = this.#digests.of(call.args)
+    const waiting = (await this.#store.ofCall(call.grantId, call.tool, digests)).find(
+      (row) => row.status === 'pending' && row.expires_at > now && row.sealed_id !== null,
+    )
+    if (waiting) {
+      try {
+        const id = this.#vault.open(waiting.sealed_id!, binding(waiting.id, 'id'))
+        return { id, url: this.urlOf(id) }
+      } catch (error) {
+        this.#log.warn({ err: error }, 'a pending approval could not be opened; asking anew')
+      }
+    }
+
+    const id = newApprovalId()
+    const key = approvalKey(id)
+    const sealed: SealedCall = { args: call.args, description: call.description }
+    await this.#store.insert({
+      id: key,
+      grant_id: call.grantId,
+      tool: call.tool,
+      args_digest: digests[0]!,
+      mode: call.mode,
+      status: 'pending',
+      sealed_id: this.#vault.seal(id, binding(key, 'id')),
+      sealed_call: this.#vault.seal(JSON.stringify(sealed), binding(key, 'call')),
+      sealed_if_match:
+        call.description.ifMatch === undefined
+          ? null
+          : this.#vault.seal(call.description.ifMatch, binding(key, 'if-match')),
+      created_at: now,
+      expires_at: now + APPROVAL_TTL_MS,
+      decided_at: null,
+      used_at: null,
+    })
+    return { id, url: this.urlOf(id) }
+  }
+
+  /**
+   * The call came again: if an approval of exactly this call is approved, unused and unexpired,
+   * it is used (once, across replicas) and the call may go, with the etag the person saw.
+   * Otherwise why not: 'pending' (not decided yet), else the latest approval's fate - 'declined',
+   * 'expired' or 'used' - or 'none' when this call was never asked about. Only 'pending' means
+   * asking again is pointless; after any other reason, request() asks the person anew.
+   */
+  async consume(call: ApprovalCall): Promise<ConsumeResult> {
+    await this.expire()
+    const now = this.#now()
+    const digests = this.#digests.of(call.args)
+    const rows = await this.#store.ofCall(call.grantId, call.tool, digests)
+    const live = rows.find(
+      (row) => row.status === 'approved' && row.used_at === null && row.expires_at > now,
+    )
+    if (live) {
+      // Opened first: a call that cannot be sent with the etag the person saw is not sent.
+      const ifMatch = this.#ifMatchOf(live)
+      if (await this.#store.use(live.id, now)) return { ok: true, approvalId: live.id, ifMatch }
+      await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'replayed' })
+      return { ok: false, reason: 'used' }
+    }
+    if (rows.some((row) => row.status === 'pending' && row.expires_at > now)) {
+      return { ok: false, reason: 'pending' }
+    }
+    const latest = rows[0]
+    if (!latest) {
+      if (await this.#store.approvedWithOtherArguments(call.grantId, call.tool, digests, now)) {
+        await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'mismatch' })
+      }
+      return { ok: false, reason: 'none' }
+    }
+    if (latest.status === 'declined') return { ok: false, reason: 'declined' }
+    if (latest.status === 'approved' && latest.used_at !== null) {
+      await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'replayed' })
+      return { ok: false, reason: 'used' }
+    }
+    return { ok: false, reason: 'expired' }
+  }
+
+  /** The person's answer on the approval page: only the grant's own person decides, once. */
+  async decide(id: string, decision: Decision, person: string): Promise<DecideResult> {
+    return this.#decide(id, decision, (row) =>
+      row.account !== null && row.account !== person ? 'not yours' : undefined,
+    )
+  }
+
+  /**
+   * The person's answer given in the client (MCP elicitation), for the grant the client holds.
+   * A per-call approval is never approved this way: only its page, where the connector itself
+   * checks who the person is. Declining from the client is always allowed.
+   */
+  async decideFromClient(id: string, grantId: string, decision: Decision): Promise<DecideResult> {
+    return this.#decide(id, decision, (row) => {
+      if (row.grant_id !== grantId) return 'not found'
+      if (decision === 'approve' && row.mode !== 'auth-token') return 'per-call'
+      return undefined
+    })
+  }
+
+  approveFromClient(id: string, grantId: string): Promise<DecideResult> {
+    return this.decideFromClient(id, grantId, 'approve')
+  }
+
+  /** An approval for its page; the description is opened only while it is pending. */
+  async view(id: string): Promise<ApprovalView> {
+    if (!isApprovalId(id)) return { found: false }
+    await this.expire()
+    const row = await this.#store.byKey(approvalKey(id))
+    if (!row) return { found: false }
+    const status = this.#statusOf(row)
+    return {
+      found: true,
+      grantId: row.grant_id,
+      tool: row.tool,
+      mode: row.mode as AccessMode,
+      status,
+      used: row.used_at !== null,
+      expiresAt: row.expires_at,
+      grant:
+        row.account !== null && row.client_id !== null && row.service !== null
+          ? { account: row.account, clientId: row.client_id, service: row.service }
+          : undefined,
+      description: status === 'pending' ? this.#callOf(row)?.description : undefined,
+    }
+  }
+
+  /** Expires what ran out, erasing what it held, and records each expiry once. */
+  async expire(): Promise<void> {
+    try {
+      for (const { grant_id, tool } of await this.#store.expire(this.#now())) {
+        await this.#audit.record({ grantId: grant_id, tool, decision: 'expired' })
+      }
+    } catch (error) {
+      // The next call tries again; every check below reads the expiry itself.
+      this.#log.warn({ err: error }, 'could not expire approvals')
+    }
+  }
+
+  async #decide(
+    id: string,
+    decision: Decision,
+    refuse: (row: ApprovalWithGrant) => 'not yours' | 'not found' | 'per-call' | undefined,
+  ): Promise<DecideResult> {
+    if (!isApprovalId(id)) return { ok: false, reason: 'not found' }
+    await this.expire()
+    const key = approvalKey(id)
+    const row = await this.#store.byKey(key)
+    if (!row) return { ok: false, reason: 'not found' }
+    const refusal = refuse(row)
+    if (refusal) return { ok: false, reason: refusal }
+    if (row.account === null) return { ok: false, reason: 'ended' }
+    const status = decision === 'approve' ? 'approved' : 'declined'
+    if (await this.#store.decide(key, status, this.#now())) {
+      await this.#audit.record({ grantId: row.grant_id, tool: row.tool, decision: status })
+      return { ok: true, decision: status }
+    }
+    // Decided or expired since it was read: say which.
+    const after = await this.#store.byKey(key)
+    const current = after ? this.#statusOf(after) : 'expired'
+    if (current === 'approved' || current === 'declined') {
+      return { ok: false, reason: 'decided', decision: current }
+    }
+    return { ok: false, reason: 'expired' }
+  }
+
+  #statusOf(row: ApprovalRow): 'pending' | 'approved' | 'declined' | 'expired' {
+    const status = row.status as 'pending' | 'approved' | 'declined' | 'expired'
+    if (status === 'pending' && row.expires_at <= this.#now()) return 'expired'
+    if (status === 'approved' && row.used_at === null && row.expires_at <= this.#now()) {
+      return 'expired'
+    }
+    return status
+  }
+
+  #callOf(row: ApprovalRow): SealedCall | undefined {
+    if (row.sealed_call === null) return undefined
+    try {
+      return JSON.parse(this.#vault.open(row.sealed_call, binding(row.id, 'call'))) as SealedCall
+    } catch (error) {
+      this.#log.warn({ err: error }, 'an approval could not be opened')
+      return undefined
+    }
+  }
+
+  #ifMatchOf(row: ApprovalRow): string | undefined {
+    if (row.sealed_if_match === null) return undefined
+    return this.#vault.open(row.sealed_if_match, binding(row.id, 'if-match'))
+  }
+}

@@ -1,0 +1,64 @@
+import { pathParamsOf, type ToolDefinition } from '../services/definition.js'
+import type { ApiCall, ApiResult, QueryValue } from '../upstream/index.js'
+
+/**
+ * How a tool's validated, flat arguments become one upstream request, and how its answer
+ * becomes the tool's structured result. Read from the definition once, at startup:
+ *
+ * - a field named in the path (`{tasklist}`) fills that path segment;
+ * - a field listed in `query` becomes a query parameter;
+ * - with `body: 'rest'`, every other field given (null included: it clears a value) is a field
+ *   of the JSON body; with `body: 'none'` there is no body.
+ */
+export class CallShape {
+  readonly pathParams: readonly string[]
+  readonly #query: readonly string[]
+  readonly #bodyFields: ((name: string) => boolean) | undefined
+
+  constructor(private readonly definition: ToolDefinition) {
+    this.pathParams = pathParamsOf(definition.path)
+    this.#query = definition.query
+    const elsewhere = new Set([...this.pathParams, ...definition.query])
+    this.#bodyFields = definition.body === 'rest' ? (name) => !elsewhere.has(name) : undefined
+  }
+
+  /** The upstream request for arguments the input schema accepted. */
+  apiCall(args: Record<string, unknown>, ifMatch?: string): ApiCall {
+    const { definition } = this
+    const pathParams: Record<string, string> = {}
+    for (const name of this.pathParams) pathParams[name] = String(args[name])
+    const query: Record<string, QueryValue> = {}
+    for (const name of this.#query) query[name] = args[name] as QueryValue
+    const call: ApiCall = {
+      service: definition.service,
+      method: definition.method,
+      path: definition.path,
+      pathParams,
+      query,
+      idempotent: definition.idempotent,
+    }
+    if (this.#bodyFields) {
+      const body: Record<string, unknown> = {}
+      for (const name in args) {
+        if (args[name] !== undefined && this.#bodyFields(name)) body[name] = args[name]
+      }
+      call.body = body
+    }
+    if (ifMatch !== undefined) call.ifMatch = ifMatch
+    return call
+  }
+
+  /**
+   * What the tool returns for a successful answer, before it is checked against the output
+   * schema: the resource or page the provider sent. A DELETE answered without a body stands for
+   * its path parameters and `deleted: true` (see resources.ts of a service).
+   */
+  structured(result: ApiResult, args: Record<string, unknown>): unknown {
+    if (result.body === undefined && this.definition.method === 'DELETE') {
+      const gone: Record<string, unknown> = { deleted: true }
+      for (const name of this.pathParams) gone[name] = args[name]
+      return gone
+    }
+    return result.body
+  }
+}

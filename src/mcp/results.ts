@@ -1,0 +1,118 @@
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import type { z } from 'zod'
+import { UpstreamUnavailableError, type UpstreamApiError } from '../upstream/index.js'
+import { GrantRevokedError } from './grant-access.js'
+
+/**
+ * The two shapes a tool call ends in. A success carries the upstream resource or page as
+ * `structuredContent` and the same JSON as text, for clients that read only text. A failure a
+ * model can do something about is a result with `isError: true` whose one text says what to
+ * change or when to come back: never a JSON-RPC error, which a client shows as a crash.
+ */
+
+export function success(structuredContent: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+    structuredContent,
+  }
+}
+
+export function failure(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/** Without Retry-After, how long to tell a model to wait. */
+const BUSY_RETRY_SECONDS = 30
+const UNAVAILABLE_RETRY_SECONDS = 60
+
+/**
+ * Arguments the input schema refused: every issue, each naming its field (the schemas' own
+ * messages already say what to send instead), and that nothing reached the provider.
+ */
+export function invalidArguments(tool: string, error: z.ZodError): CallToolResult {
+  const issues = error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.')
+    return field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message
+  })
+  return failure(
+    `Invalid arguments for ${tool}: ${issues.join('; ')}. Nothing was sent to the provider; fix the arguments and call again.`,
+  )
+}
+
+/**
+ * A failed upstream call, in words for the model. `ids` are the tool's path parameters, which a
+ * "not found" is about.
+ */
+export function upstreamFailure(error: UpstreamApiError, ids: readonly string[]): CallToolResult {
+  const said = error.providerMessage ? ` The provider says: ${sentence(error.providerMessage)}` : ''
+  switch (error.kind) {
+    case 'invalid':
+      return failure(
+        `The provider rejected the arguments as invalid.${said} Change them and try again.`,
+      )
+    case 'failed_precondition':
+      return failure(
+        `The provider refused: one of its rules does not allow this.${said} Change the request so that it keeps to that rule.`,
+      )
+    case 'not_found': {
+      const check = ids.length
+        ? ` Check ${ids.join(' and ')}: read the current ids again and use one of them.`
+        : ''
+      return failure(`Not found: the provider has no such resource.${said}${check}`)
+    }
+    case 'permission':
+      return failure(
+        `The provider refused access.${said} The connection lacks the permission, or the resource is not the person’s.`,
+      )
+    case 'conflict':
+      return failure(
+        `The resource changed since it was read.${said} Read it again, then retry with what it is now.`,
+      )
+    case 'rate_limited':
+      return failure(
+        `The provider is busy (it is limiting the rate of requests); retry in ${error.retryAfterSeconds ?? BUSY_RETRY_SECONDS} seconds.`,
+      )
+    case 'unavailable':
+      return failure(
+        `The provider is unavailable right now; retry in ${error.retryAfterSeconds ?? UNAVAILABLE_RETRY_SECONDS} seconds.`,
+      )
+    case 'outcome_unknown':
+      return failure(
+        'The change may or may not have been made: the provider’s answer was lost. Check with a read before trying again.',
+      )
+    case 'malformed':
+      return failure(`${error.message} Nothing is wrong with the arguments.`)
+  }
+}
+
+/** The provider's message as a sentence of ours: trimmed, with its full stop. */
+const sentence = (text: string) => {
+  const trimmed = text.trim()
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`
+}
+
+/** A successful answer that does not fit the tool's output schema. */
+export function unexpectedAnswer(changeMade: boolean): CallToolResult {
+  return failure(
+    changeMade
+      ? 'The provider carried out the change but its answer is not what the connector expects: do not send it again; read the result instead.'
+      : 'The provider’s answer is not what the connector expects; nothing is wrong with the arguments. Try again later.',
+  )
+}
+
+/** What the grant can throw while getting the upstream token, as a result (or undefined). */
+export function grantFailure(error: unknown): CallToolResult | undefined {
+  // The endpoint answers 401 instead (endpoint.ts); this result is never seen by the client.
+  if (error instanceof GrantRevokedError) return failure(error.message)
+  if (error instanceof UpstreamUnavailableError)
+    return failure(
+      `The provider is unavailable right now; retry in ${error.retryAfterSeconds ?? UNAVAILABLE_RETRY_SECONDS} seconds.`,
+    )
+  return undefined
+}
+
+/** Anything else: a fault of the connector, logged where it happened; no details for the model. */
+export const internalFailure = () =>
+  failure(
+    'The connector could not carry out this call because of an internal error; try again later.',
+  )

@@ -1,0 +1,317 @@
+import {
+  Client,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type FetchLike,
+} from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
+import { TASK_TOOLS } from '../../src/services/tasks/index.js'
+import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
+import { connectorForSuite, type Person } from '../support/connector.js'
+
+/**
+ * The task tools through the real connector and sandbox, with the MCP SDK's own client
+ * (Streamable HTTP), authorized through the real flow: under the 2026-07-28 revision (stateless
+ * requests) and the 2025-11-25 one (a client that sends `initialize`).
+ */
+
+const suite = connectorForSuite()
+const ERAS = ['2026-07-28', '2025-11-25'] as const
+type Era = (typeof ERAS)[number]
+
+const READS = ['get_task', 'list_task_lists', 'list_tasks']
+const CHANGES = TASK_TOOLS.filter((tool) => tool.approval).map((tool) => tool.name)
+const definition = (name: string) => TASK_TOOLS.find((tool) => tool.name === name)!
+
+/**
+ * The SDK client with a bearer token, and the protocol version of every request it sent. The
+ * answer is re-wrapped in the global Response (see test/e2e/sdk-client.test.ts).
+ */
+async function connectClient(token: string, era: Era) {
+  const versions: (string | null)[] = []
+  const fetchWithToken: FetchLike = async (input, init) => {
+    const headers = new Headers(init?.headers)
+    headers.set('authorization', `Bearer ${token}`)
+    if (init?.method === 'POST') versions.push(headers.get('mcp-protocol-version'))
+    const res = await fetch(input, { ...init, headers })
+    return new Response(res.body, res)
+  }
+  const client = new Client(
+    { name: 'tools-test', version: '1.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  )
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(suite.resource('tasks')), { fetch: fetchWithToken }),
+  )
+  return { client, versions }
+}
+
+/** A sandbox access token of the person's own, to seed their data directly at the provider. */
+async function providerToken(user: string) {
+  const res = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
+    json: { user, scopes: ['tasks'] },
+  })
+  return res.body.access_token as string
+}
+
+async function seed(user: string, tasks: number) {
+  const token = await providerToken(user)
+  const list = await suite.sandboxRequest('POST', '/tasks/v1/lists', {
+    token,
+    json: { title: 'Groceries' },
+  })
+  const ids: string[] = []
+  // Each new task goes first: create them in reverse for a list in this order.
+  for (let i = tasks; i >= 1; i--) {
+    const res = await suite.sandboxRequest('POST', `/tasks/v1/lists/${list.body.id}/tasks`, {
+      token,
+      json: { title: `Task ${i}` },
+    })
+    ids.unshift(res.body.id)
+  }
+  return { tasklist: list.body.id as string, ids }
+}
+
+/** The task API calls the sandbox received since `from` (an index into its request log). */
+async function upstreamCalls(from = 0) {
+  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
+  const log = res.body as { method: string; path: string; status: number }[]
+  return {
+    next: log.length,
+    calls: log.slice(from).filter((entry) => entry.path.startsWith('/tasks/v1/')),
+  }
+}
+
+let people = 0
+async function newPerson(era: Era, scope?: string) {
+  const person: Person = suite.person(`tools-${era.slice(0, 4)}-${++people}`)
+  const { tokens } = await suite.connect({ person, service: 'tasks', scope })
+  const { client, versions } = await connectClient(tokens.access_token, era)
+  return { person, tokens, client, versions }
+}
+
+const text = (result: CallToolResult) => {
+  const [first] = result.content
+  expect(first?.type).toBe('text')
+  return (first as { text: string }).text
+}
+
+/** A success: structured content that fits the tool's output schema, and the same JSON as text. */
+function structured(name: string, result: CallToolResult) {
+  expect(result.isError ?? false, text(result)).toBe(false)
+  const parsed = definition(name).output.safeParse(result.structuredContent)
+  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
+  expect(JSON.parse(text(result))).toEqual(result.structuredContent)
+  return result.structuredContent as Record<string, any>
+}
+
+describe.each(ERAS)('the task tools, protocol %s', (era) => {
+  it('tools/list: the three reads, with input and output schemas, hints and scope; no change', async () => {
+    const { client, versions } = await newPerson(era)
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name).sort()).toEqual(READS)
+    for (const tool of tools) {
+      const source = definition(tool.name)
+      expect(tool.title).toBe(source.title)
+      expect(tool.description).toBe(source.description)
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false })
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
+        Object.keys(source.input.shape).sort(),
+      )
+      expect(tool.outputSchema).toMatchObject({ type: 'object' })
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true })
+      expect(tool._meta).toEqual({ 'countersign/scope': 'tasks.readonly' })
+    }
+    expect(tools.find((t) => t.name === 'list_tasks')!.inputSchema.required).toEqual(['tasklist'])
+    expect(versions.at(-1)).toBe(era)
+    if (era === '2025-11-25') expect(client.getNegotiatedProtocolVersion()).toBe(era)
+    await client.close()
+  })
+
+  it('list_task_lists, list_tasks paged with pageToken, get_task: structured results as JSON text', async () => {
+    const { person, client } = await newPerson(era)
+    const { tasklist, ids } = await seed(person.user, 5)
+    await client.listTools()
+
+    const lists = structured(
+      'list_task_lists',
+      (await client.callTool({ name: 'list_task_lists', arguments: {} })) as CallToolResult,
+    )
+    expect(lists.kind).toBe('tasks#taskLists')
+    expect(lists.items.map((l: any) => l.id)).toContain(tasklist)
+
+    const seen: string[] = []
+    let pageToken: string | undefined
+    let pages = 0
+    do {
+      const page = structured(
+        'list_tasks',
+        (await client.callTool({
+          name: 'list_tasks',
+          arguments: { tasklist, maxResults: 2, ...(pageToken && { pageToken }) },
+        })) as CallToolResult,
+      )
+      expect(page.kind).toBe('tasks#tasks')
+      seen.push(...page.items.map((t: any) => t.id))
+      pageToken = page.nextPageToken
+      pages++
+    } while (pageToken)
+    expect(pages).toBe(3)
+    expect(seen).toEqual(ids)
+
+    const task = structured(
+      'get_task',
+      (await client.callTool({
+        name: 'get_task',
+        arguments: { tasklist, task: ids[2] },
+      })) as CallToolResult,
+    )
+    expect(task).toMatchObject({ kind: 'tasks#task', id: ids[2], title: 'Task 3' })
+    await client.close()
+  })
+
+  it.each([
+    [{ tasklist: 'x', maxResults: 101 }, /maxResults must be at most 100/],
+    [{ tasklist: 'x', colour: 'red' }, /does not take "colour": remove it/],
+    [{ maxResults: 5 }, /tasklist is required/],
+    [{ tasklist: 'x', dueMin: 'tomorrow' }, /dueMin must be an RFC 3339 timestamp/],
+  ])('bad arguments %j: isError naming the field, nothing sent upstream', async (args, says) => {
+    const { client } = await newPerson(era)
+    const { next } = await upstreamCalls()
+    const result = (await client.callTool({
+      name: 'list_tasks',
+      arguments: args,
+    })) as CallToolResult
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toBeUndefined()
+    expect(text(result)).toMatch(says)
+    expect(text(result)).toMatch(/Nothing was sent to the provider/)
+    expect((await upstreamCalls(next)).calls).toEqual([])
+    await client.close()
+  })
+
+  it('not found: isError saying so, and which ids to check', async () => {
+    const { person, client } = await newPerson(era)
+    const { tasklist } = await seed(person.user, 1)
+    const result = (await client.callTool({
+      name: 'get_task',
+      arguments: { tasklist, task: 'no-such-task' },
+    })) as CallToolResult
+    expect(result.isError).toBe(true)
+    expect(text(result)).toMatch(/^Not found/)
+    expect(text(result)).toMatch(/Check tasklist and task/)
+    await client.close()
+  })
+
+  it('a provider 503 on every try: isError saying to retry later, and the server goes on', async () => {
+    const { client } = await newPerson(era)
+    const attempts = 1 + MAX_RETRIES
+    await suite.sandboxRequest('POST', '/_sandbox/faults', {
+      json: { match: { method: 'GET', path: '/tasks/v1/lists' }, times: attempts, status: 503 },
+    })
+    const { next } = await upstreamCalls()
+    const result = (await client.callTool({
+      name: 'list_task_lists',
+      arguments: {},
+    })) as CallToolResult
+    expect(result.isError).toBe(true)
+    expect(text(result)).toMatch(/unavailable right now; retry in \d+ seconds/)
+    const { calls } = await upstreamCalls(next)
+    expect(calls.map((c) => c.status)).toEqual(Array(attempts).fill(503))
+    // The next call goes through (and closes the circuit breaker's count).
+    structured(
+      'list_task_lists',
+      (await client.callTool({ name: 'list_task_lists', arguments: {} })) as CallToolResult,
+    )
+    await client.close()
+  })
+
+  it('a provider 429 with Retry-After: retried after it, and succeeds', async () => {
+    const { client } = await newPerson(era)
+    await suite.sandboxRequest('POST', '/_sandbox/faults', {
+      json: { match: { method: 'GET', path: '/tasks/v1/lists' }, status: 429, retryAfter: 1 },
+    })
+    const { next } = await upstreamCalls()
+    const started = performance.now()
+    const result = (await client.callTool({
+      name: 'list_task_lists',
+      arguments: {},
+    })) as CallToolResult
+    structured('list_task_lists', result)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900)
+    const { calls } = await upstreamCalls(next)
+    expect(calls.map((c) => c.status)).toEqual([429, 200])
+    await client.close()
+  })
+
+  it('a token with only tasks.readonly reads', async () => {
+    const { client, tokens } = await newPerson(era, 'tasks.readonly')
+    expect(tokens.scope).toBe('tasks.readonly')
+    structured(
+      'list_task_lists',
+      (await client.callTool({ name: 'list_task_lists', arguments: {} })) as CallToolResult,
+    )
+    await client.close()
+  })
+
+  it.each(CHANGES)(
+    '%s: not served until approval is enforced; a call is an unknown tool',
+    async (name) => {
+      const { person, client } = await newPerson(era)
+      const { tasklist, ids } = await seed(person.user, 1)
+      const { next } = await upstreamCalls()
+      const error = await client
+        .callTool({ name, arguments: { tasklist, task: ids[0], title: 'Changed' } })
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ProtocolError)
+      expect((error as ProtocolError).code).toBe(-32602)
+      expect((error as Error).message).toMatch(/Unknown tool/)
+      expect((await upstreamCalls(next)).calls).toEqual([])
+      await client.close()
+    },
+  )
+})
+
+describe('the other services', () => {
+  it.each(['search', 'analytics'] as const)('%s lists no tools yet', async (service) => {
+    const { tokens } = await suite.connect({ service })
+    const res = await suite.mcp(service, tokens.access_token, { method: 'tools/list' })
+    expect(res.status).toBe(200)
+    expect(rpcMessage(res.text).result.tools).toEqual([])
+  })
+})
+
+describe('a credential revoked at the provider during a tool call', () => {
+  it('answers 401 invalid_token with a message to reconnect, not a tool result', async () => {
+    const person = suite.person('tools-revoked')
+    const { tokens } = await suite.connect({ person, service: 'tasks' })
+    const call = () =>
+      suite.mcp('tasks', tokens.access_token, {
+        method: 'tools/call',
+        params: { name: 'list_task_lists', arguments: {} },
+      })
+    expect((await call()).status).toBe(200)
+    const revoked = await person.fetch('POST', `${suite.sandbox.url}/account/connections/revoke`, {
+      client: 'countersign',
+      Revoke: 'Revoke',
+    })
+    expect(revoked.status).toBe(303)
+    const after = await call()
+    expect(after.status).toBe(401)
+    expect(after.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+    expect(after.body.error_description).toMatch(/connect the service again/)
+  })
+})
+
+/** The one JSON-RPC message of an SSE or JSON answer. */
+function rpcMessage(body: string) {
+  const data =
+    body.startsWith('event:') || body.startsWith('data:')
+      ? body
+          .split('\n')
+          .find((line) => line.startsWith('data: '))!
+          .slice(6)
+      : body
+  return JSON.parse(data)
+}

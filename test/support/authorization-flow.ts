@@ -1,0 +1,449 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { ServiceName } from '../../src/services/catalog.js'
+
+/**
+ * The OAuth flow of the connector, driven the way an assistant and a person drive it, over plain
+ * HTTP and with no test runner: shared by the test harness (connector.ts) and the benchmarks.
+ *
+ *   const flow = new AuthorizationFlow({ url: connectorUrl, sandbox: { url: sandboxUrl } })
+ *   const { tokens } = await flow.connect({ service: 'tasks', person: flow.person('alice') })
+ *
+ * `Person` is a browser driven like a person: it follows redirects, keeps cookies per host and
+ * path, answers the connector's consent page and the sandbox's sign-in page. Anything that ends
+ * at a client's redirect URI (an MCP SDK client's, say) can be driven with `person.authorize`.
+ */
+
+/** Where the connector and the sandbox are (read when used: a harness knows them late). */
+export interface Endpoints {
+  readonly url: string
+  readonly sandbox: { readonly url: string }
+}
+
+export interface Client {
+  client_id: string
+  client_secret?: string
+  redirect_uri: string
+  registration: Record<string, any>
+}
+
+export interface Pkce {
+  verifier: string
+  challenge: string
+}
+
+export interface TokenSet {
+  access_token: string
+  refresh_token: string
+  token_type: string
+  expires_in: number
+  scope: string
+}
+
+export interface RequestOptions {
+  token?: string
+  json?: unknown
+  form?: Record<string, string>
+  headers?: Record<string, string>
+}
+
+export interface HttpAnswer<T = any> {
+  status: number
+  headers: Headers
+  body: T
+  text: string
+}
+
+export class AuthorizationFlow {
+  constructor(private readonly endpoints: Endpoints) {}
+
+  get url() {
+    return this.endpoints.url
+  }
+
+  resource(service: ServiceName) {
+    return `${this.url}/${service}/mcp`
+  }
+
+  /** One request to the connector (a path) or any URL; JSON in and out. */
+  async request<T = any>(
+    method: string,
+    pathOrUrl: string,
+    init: RequestOptions = {},
+  ): Promise<HttpAnswer<T>> {
+    const headers: Record<string, string> = { ...init.headers }
+    if (init.token) headers.authorization = `Bearer ${init.token}`
+    let body: string | undefined
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json)
+      headers['content-type'] ??= 'application/json'
+    } else if (init.form) {
+      body = new URLSearchParams(init.form).toString()
+      headers['content-type'] ??= 'application/x-www-form-urlencoded'
+    }
+    const url = pathOrUrl.startsWith('/') ? this.url + pathOrUrl : pathOrUrl
+    return answerOf<T>(await fetch(url, { method, headers, body, redirect: 'manual' }))
+  }
+
+  /** Dynamic client registration; a public client (PKCE, no secret) unless told otherwise. */
+  async registerClient(metadata: Record<string, unknown> = {}): Promise<Client> {
+    const redirectUri = `http://127.0.0.1:${40000 + Math.floor(Math.random() * 20000)}/callback`
+    const res = await this.request('POST', '/oauth/register', {
+      json: {
+        client_name: 'Test assistant',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        ...metadata,
+      },
+    })
+    if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`)
+    return {
+      client_id: res.body.client_id,
+      client_secret: res.body.client_secret,
+      redirect_uri: res.body.redirect_uris[0],
+      registration: res.body,
+    }
+  }
+
+  pkce(): Pkce {
+    const verifier = randomBytes(32).toString('base64url')
+    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
+  }
+
+  /** The authorization URL; `params` adds or (with undefined) removes parameters. */
+  authorizationUrl(
+    client: Client,
+    service: ServiceName,
+    pkce: Pkce,
+    params: Record<string, string | string[] | undefined> = {},
+  ): URL {
+    const url = new URL('/oauth/authorize', this.url)
+    const all: Record<string, string | string[] | undefined> = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uri,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      resource: this.resource(service),
+      state: randomBytes(8).toString('hex'),
+      ...params,
+    }
+    for (const [name, value] of Object.entries(all)) {
+      for (const one of [value ?? []].flat()) url.searchParams.append(name, one)
+    }
+    return url
+  }
+
+  person(user: string) {
+    return new Person(this.endpoints, user)
+  }
+
+  /** The token endpoint, with the client's credentials as it registered them. */
+  async token(client: Client, params: Record<string, string>): Promise<HttpAnswer> {
+    const form: Record<string, string> = { ...params }
+    const headers: Record<string, string> = {}
+    if (client.client_secret) {
+      headers.authorization = `Basic ${Buffer.from(
+        `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`,
+      ).toString('base64')}`
+    } else {
+      form.client_id = client.client_id
+    }
+    return this.request('POST', '/oauth/token', { form, headers })
+  }
+
+  exchangeCode(client: Client, code: string, pkce: Pkce, extra: Record<string, string> = {}) {
+    return this.token(client, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: client.redirect_uri,
+      code_verifier: pkce.verifier,
+      ...extra,
+    })
+  }
+
+  refresh(client: Client, refreshToken: string, extra: Record<string, string> = {}) {
+    return this.token(client, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      ...extra,
+    })
+  }
+
+  async revoke(client: Client, token: string, hint?: string): Promise<HttpAnswer> {
+    const form: Record<string, string> = { token }
+    if (hint) form.token_type_hint = hint
+    if (!client.client_secret) form.client_id = client.client_id
+    const headers: Record<string, string> = client.client_secret
+      ? {
+          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        }
+      : {}
+    return this.request('POST', '/oauth/revoke', { form, headers })
+  }
+
+  /**
+   * A whole authorization, as a person does it: consent, provider sign-in, back to the client,
+   * then the code exchanged. Returns the tokens with what was used to get them.
+   */
+  async connect({
+    client,
+    service = 'tasks',
+    person,
+    scope,
+  }: {
+    client?: Client
+    service?: ServiceName
+    person?: Person
+    scope?: string
+  } = {}) {
+    client ??= await this.registerClient()
+    person ??= this.person(`user-${randomBytes(4).toString('hex')}`)
+    const pkce = this.pkce()
+    const url = this.authorizationUrl(client, service, pkce, { scope })
+    const returned = await person.authorize(url)
+    const code = returned.searchParams.get('code')
+    if (!code) throw new Error(`no code came back: ${returned}`)
+    const res = await this.exchangeCode(client, code, pkce)
+    if (res.status !== 200) throw new Error(`code exchange failed: ${res.status} ${res.text}`)
+    return { client, person, pkce, code, tokens: res.body as TokenSet }
+  }
+}
+
+/** What a person's authorization ended with, short of the client's redirect URI. */
+export class AuthorizationStopped extends Error {
+  constructor(
+    readonly status: number,
+    readonly url: string,
+    readonly page: string,
+  ) {
+    super(`the authorization stopped at ${url} with ${status}`)
+  }
+}
+
+/**
+ * A person at a browser: cookies per host and path, redirects followed by hand. They answer the
+ * connector's consent page with `consent` and the provider's page with their user name and
+ * `provider`; `seen` lists the pages they were shown.
+ */
+export class Person {
+  readonly cookies = new CookieJar()
+  seen: ('consent' | 'provider')[] = []
+
+  constructor(
+    private readonly harness: Endpoints,
+    readonly user: string,
+  ) {}
+
+  /**
+   * Starts at an authorization URL and goes on until the browser is sent to a URL that is
+   * neither the connector's nor the sandbox's (the client's redirect URI), which it returns.
+   */
+  async authorize(
+    start: URL | string,
+    choices: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' } = {},
+  ): Promise<URL> {
+    this.seen = []
+    const end = await this.browse({ method: 'GET', url: start.toString() }, choices)
+    if (end.left) return end.left
+    throw new AuthorizationStopped(end.status, end.url, end.text)
+  }
+
+  /**
+   * Signs in to the connector's connections page through the provider, as the person would:
+   * the page, its Sign in button, the provider's form; returns the page they end on.
+   */
+  async signInToConnections(
+    choices: { provider?: 'Allow' | 'Deny' } = {},
+  ): Promise<{ status: number; url: string; text: string }> {
+    this.seen = []
+    const start = await this.fetch('GET', `${this.harness.url}/connections`)
+    const csrf = csrfOf(await start.text())
+    const end = await this.browse(
+      { method: 'POST', url: `${this.harness.url}/connections/sign-in`, form: { csrf } },
+      choices,
+    )
+    if (end.left) throw new Error(`the sign-in left for ${end.left}`)
+    return end
+  }
+
+  /**
+   * Follows redirects and answers the consent page, the provider's page and oidc-provider's
+   * self-submitting forms, until the browser leaves for another origin (`left`) or stops on
+   * any other page.
+   */
+  private async browse(
+    first: { method: string; url: string; form?: Record<string, string> },
+    {
+      consent = 'Allow',
+      provider = 'Allow',
+    }: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' },
+  ): Promise<{ left: URL } | { left?: undefined; status: number; url: string; text: string }> {
+    let next = first
+    for (let step = 0; step < 20; step += 1) {
+      if (!this.isOurs(next.url)) return { left: new URL(next.url) }
+      const res = await this.fetch(next.method, next.url, next.form)
+      const location = res.headers.get('location')
+      if (res.status >= 300 && res.status < 400 && location) {
+        next = { method: 'GET', url: new URL(location, next.url).toString() }
+        continue
+      }
+      const text = await res.text()
+      if (res.status === 200 && next.url.startsWith(`${this.harness.url}/consent/`)) {
+        this.seen.push('consent')
+        next = { method: 'POST', url: next.url, form: { csrf: csrfOf(text), [consent]: consent } }
+        continue
+      }
+      if (
+        res.status === 200 &&
+        next.url.startsWith(`${this.harness.sandbox.url}/oauth/authorize`)
+      ) {
+        this.seen.push('provider')
+        const action = /<form method="post" action="([^"]+)"/.exec(text)?.[1]
+        if (!action) throw new Error('no form on the provider page')
+        next = {
+          method: 'POST',
+          url: new URL(unescapeHtml(action), next.url).toString(),
+          form: { user: this.user, [provider]: provider },
+        }
+        continue
+      }
+      // oidc-provider's self-submitting forms (a change of account at the provider signs the
+      // previous one out first): submitted as a browser with JavaScript would.
+      if (res.status === 200 && text.includes('<title>Submitting Callback</title>')) {
+        const action = /<form method="post" action="([^"]+)"/.exec(text)?.[1]
+        const fields = [...text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)]
+        if (action) {
+          next = {
+            method: 'POST',
+            url: new URL(unescapeHtml(action), next.url).toString(),
+            form: Object.fromEntries(
+              fields.map(([, name, value]) => [name!, unescapeHtml(value!)]),
+            ),
+          }
+          continue
+        }
+      }
+      return { status: res.status, url: next.url, text }
+    }
+    throw new Error('too many steps')
+  }
+
+  /** One request as this browser: its cookies sent, the answer's cookies kept, no redirects. */
+  async fetch(
+    method: string,
+    url: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) {
+    const target = new URL(url)
+    const cookie = this.cookies.header(target)
+    const res = await fetch(url, {
+      method,
+      redirect: 'manual',
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...headers,
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    })
+    this.cookies.store(target, res.headers.getSetCookie())
+    return res
+  }
+
+  private isOurs(url: string) {
+    return url.startsWith(`${this.harness.url}/`) || url.startsWith(`${this.harness.sandbox.url}/`)
+  }
+}
+
+/** The first answer to a request (an authorization request, say), without following anything. */
+export async function firstAnswer(url: URL) {
+  const res = await fetch(url, { redirect: 'manual' })
+  const location = res.headers.get('location')
+  return {
+    status: res.status,
+    headers: res.headers,
+    location: location ? new URL(location, url) : undefined,
+    text: await res.text(),
+  }
+}
+
+export const csrfOf = (page: string) => {
+  const value = /name="csrf" value="([^"]+)"/.exec(page)?.[1]
+  if (!value) throw new Error('no CSRF field on the page')
+  return value
+}
+
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+
+interface Cookie {
+  host: string
+  name: string
+  value: string
+  path: string
+  expires: number
+}
+
+/** Just enough of RFC 6265 for these tests: host-only cookies, Path, Max-Age and Expires. */
+export class CookieJar {
+  #cookies: Cookie[] = []
+
+  store(url: URL, setCookies: string[]) {
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(';').map((part) => part.trim())
+      const eq = pair!.indexOf('=')
+      const name = pair!.slice(0, eq)
+      const value = pair!.slice(eq + 1)
+      let path = url.pathname.replace(/\/[^/]*$/, '') || '/'
+      let expires = Infinity
+      for (const attribute of attributes) {
+        const [key, val = ''] = attribute.split('=')
+        const lower = key!.toLowerCase()
+        if (lower === 'path') path = val || '/'
+        if (lower === 'max-age') expires = Date.now() + Number(val) * 1000
+        if (lower === 'expires' && expires === Infinity) expires = Date.parse(val)
+      }
+      this.#cookies = this.#cookies.filter(
+        (c) => !(c.host === url.host && c.name === name && c.path === path),
+      )
+      if (expires > Date.now() && value !== '')
+        this.#cookies.push({ host: url.host, name, value, path, expires })
+    }
+  }
+
+  header(url: URL): string {
+    return this.#cookies
+      .filter(
+        (c) => c.host === url.host && c.expires > Date.now() && pathMatches(url.pathname, c.path),
+      )
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ')
+  }
+
+  names(url: URL) {
+    return this.header(url)
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => pair.slice(0, pair.indexOf('=')))
+  }
+}
+
+const pathMatches = (requestPath: string, cookiePath: string) =>
+  requestPath === cookiePath ||
+  (requestPath.startsWith(cookiePath) &&
+    (cookiePath.endsWith('/') || requestPath[cookiePath.length] === '/'))
+
+async function answerOf<T>(res: Response): Promise<HttpAnswer<T>> {
+  const text = await res.text()
+  let body: unknown = undefined
+  if (text && (res.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text)
+  return { status: res.status, headers: res.headers, body: body as T, text }
+}

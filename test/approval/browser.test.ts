@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import { connectorForSuite } from '../support/connector.js'
 import { approvalFlow } from './flow.js'
 
@@ -9,38 +9,13 @@ import { approvalFlow } from './flow.js'
  * link an assistant gave, signs in through the sandbox provider, reads the change and approves it
  * with the page's own form (no JavaScript involved); the call then goes through.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const haveChromium = existsSync(CHROMIUM)
-const onCi = process.env.CI === 'true'
-
-if (!haveChromium && !onCi)
-  console.warn(
-    `\n!!! SKIPPED: the real-browser test of the approval page needs ${CHROMIUM} ` +
-      '(apt-get install -y chromium). CI installs it and always runs this test. !!!\n',
-  )
+const browserAvailable = realBrowserAvailable('the real-browser test of the approval page')
 
 const suite = connectorForSuite()
 const flow = approvalFlow(suite)
 
-describe.skipIf(!haveChromium && !onCi)('the approval page in a real browser (Chromium)', () => {
-  let browser: Browser | undefined
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    })
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-  })
+describe.skipIf(!browserAvailable)('the approval page in a real browser (Chromium)', () => {
+  const chrome = chromiumForSuite()
 
   const bodyText = (page: Page) => page.locator('body').innerText()
 
@@ -58,7 +33,7 @@ describe.skipIf(!haveChromium && !onCi)('the approval page in a real browser (Ch
     })
     const { url } = await flow.approvals.request(call)
 
-    const page = await browser!.newContext().then((context) => context.newPage())
+    const page = await chrome.browser.newContext().then((context) => context.newPage())
     await page.goto(url)
     expect(await bodyText(page)).not.toContain('Buy milk')
     await page.getByRole('button', { name: /^Sign in with/ }).click()
@@ -88,7 +63,7 @@ describe.skipIf(!haveChromium && !onCi)('the approval page in a real browser (Ch
   it('cannot be shown in a frame of another page', async () => {
     const { grantId } = await flow.connected('browser-framed')
     const { url } = await flow.approvals.request(flow.deleteCall(grantId))
-    const page = await browser!.newContext().then((context) => context.newPage())
+    const page = await chrome.browser.newContext().then((context) => context.newPage())
     const blocked = new Promise<boolean>((resolve) => {
       page.on('response', (res) => {
         if (res.url() === url) resolve(res.headers()['x-frame-options'] === 'DENY')

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import { connectorForSuite } from '../support/connector.js'
 import { redirectReceiverForSuite } from '../support/redirect-receiver.js'
 
@@ -9,38 +9,13 @@ import { redirectReceiverForSuite } from '../support/redirect-receiver.js'
  * clicks through the connector's consent page and the provider's sign-in page, and lands on the
  * client's loopback redirect URI with a code and the issuer; the code's tokens work.
  */
-const CHROMIUM = '/usr/bin/chromium'
-const haveChromium = existsSync(CHROMIUM)
-const onCi = process.env.CI === 'true'
-
-if (!haveChromium && !onCi)
-  console.warn(
-    `\n!!! SKIPPED: the real-browser test of the authorization needs ${CHROMIUM} ` +
-      '(apt-get install -y chromium). CI installs it and always runs this test. !!!\n',
-  )
+const browserAvailable = realBrowserAvailable('the real-browser test of the authorization')
 
 const suite = connectorForSuite()
 const receiver = redirectReceiverForSuite()
 
-describe.skipIf(!haveChromium && !onCi)('the authorization in a real browser (Chromium)', () => {
-  let browser: Browser | undefined
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    })
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-  })
+describe.skipIf(!browserAvailable)('the authorization in a real browser (Chromium)', () => {
+  const chrome = chromiumForSuite()
 
   /** A new client and browser page at the consent page of its authorization. */
   async function openConsent() {
@@ -50,7 +25,7 @@ describe.skipIf(!haveChromium && !onCi)('the authorization in a real browser (Ch
     })
     const pkce = suite.pkce()
     const url = suite.authorizationUrl(client, 'tasks', pkce, { state: 'browser-state' })
-    const page = await browser!.newContext().then((context) => context.newPage())
+    const page = await chrome.browser.newContext().then((context) => context.newPage())
     await page.goto(url.toString())
     await page.waitForURL(/\/consent\//)
     return { client, pkce, page }

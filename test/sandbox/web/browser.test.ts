@@ -1,27 +1,15 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { chromiumForSuite, realBrowserAvailable } from '../../support/browser.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import { newUser } from '../tasks/client.js'
 
 /** Debian's Chromium, driven by playwright-core: what a person's browser does with the web view. */
-const CHROMIUM = '/usr/bin/chromium'
-const haveChromium = existsSync(CHROMIUM)
-const onCi = process.env.CI === 'true'
-
-if (!haveChromium && !onCi)
-  console.warn(
-    `\n!!! SKIPPED: the real-browser test of the sandbox's web view needs ${CHROMIUM} ` +
-      '(apt-get install -y chromium). CI installs it and always runs this test. !!!\n',
-  )
+const browserAvailable = realBrowserAvailable("the real-browser test of the sandbox's web view")
 
 const sandbox = sandboxForSuite()
 
-describe.skipIf(!haveChromium && !onCi)('the web view in a real browser (Chromium)', () => {
-  let browser: Browser | undefined
-  afterAll(async () => {
-    await browser?.close()
-  })
+describe.skipIf(!browserAvailable)('the web view in a real browser (Chromium)', () => {
+  const chrome = chromiumForSuite()
 
   it('opens a webViewLink, signs in through the form, and shows the task highlighted and a completed one struck through', async () => {
     const user = await newUser(sandbox)
@@ -29,19 +17,7 @@ describe.skipIf(!haveChromium && !onCi)('the web view in a real browser (Chromiu
     const finished = await user.createTask({ title: 'Buy soil' }, { previous: target.id })
     await user.patch(finished.id, { status: 'completed' })
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    })
-    const page = await browser.newPage()
+    const page = await chrome.browser.newPage()
 
     await page.goto(target.webViewLink)
     await page.locator('input[name="user"]').pressSequentially(user.name)

@@ -30,3 +30,21 @@ export async function readForm(c: Context): Promise<URLSearchParams | undefined>
   const text = await c.req.text()
   return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text)
 }
+
+/** Why a post cannot be acted on. */
+export type FormProblem = 'cross-site' | 'unreadable'
+
+/** The form of a post that may act: sent from one of the connector's pages, and readable. */
+export async function formFromOwnPage(
+  c: Context,
+  publicUrl: string,
+): Promise<URLSearchParams | FormProblem> {
+  if (isCrossSite(c, publicUrl)) return 'cross-site'
+  return (await readForm(c)) ?? 'unreadable'
+}
+
+/** What the connections and approval pages answer to a form they cannot act on. */
+export const FORM_PROBLEM_MESSAGE: Record<FormProblem, string> = {
+  'cross-site': 'This form was sent from another site. Use the page itself.',
+  unreadable: 'The form could not be read. Try again from the page.',
+}

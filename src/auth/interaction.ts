@@ -11,7 +11,7 @@ import {
   type CompletedSignIn,
 } from '../upstream/index.js'
 import { consentPage, problemPage, type ConsentRequest } from './consent-page.js'
-import { isCrossSite, readForm } from './form-post.js'
+import { formFromOwnPage } from './form-post.js'
 import type { Grants } from './grants.js'
 import type { FormTokens } from './keys.js'
 import { serviceOfResource } from './resources.js'
@@ -123,11 +123,11 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!request) return expired(c)
     const refuse = (message: string) => consentPage(c, request, { message, status: 400 })
 
-    if (isCrossSite(c, deps.publicUrl)) {
+    const form = await formFromOwnPage(c, deps.publicUrl)
+    if (form === 'cross-site')
       return refuse('This form was sent from another site. Choose here, on this page.')
-    }
-    const form = await readForm(c)
-    if (!form) return refuse('The form could not be read. Choose Allow or Deny again.')
+    if (form === 'unreadable')
+      return refuse('The form could not be read. Choose Allow or Deny again.')
     if (!formTokens.check(`consent ${interaction.uid}`, form.get('csrf'))) {
       return refuse('This form is out of date or did not come from this page. Choose again.')
     }

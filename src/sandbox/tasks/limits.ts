@@ -14,6 +14,13 @@ export const LIMITS = {
 
 const count = (n: { n: number | bigint | string } | undefined) => Number(n?.n ?? 0)
 
+/** A COUNT of tasks that are not deleted: no limit counts deleted tasks. */
+const liveTasks = (db: SandboxDb) =>
+  db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('deleted', '=', 0)
+
 export async function assertRoomForList(db: SandboxDb, user: string): Promise<void> {
   const lists = count(
     await db
@@ -35,13 +42,7 @@ export async function assertRoomInList(
   adding: number,
 ): Promise<void> {
   const tasks = count(
-    await db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('list_id', '=', listId)
-      .where('hidden', '=', 0)
-      .where('deleted', '=', 0)
-      .executeTakeFirst(),
+    await liveTasks(db).where('list_id', '=', listId).where('hidden', '=', 0).executeTakeFirst(),
   )
   if (tasks + adding > LIMITS.tasksPerList)
     throw limitExceeded(
@@ -55,14 +56,7 @@ export async function assertRoomForUser(
   user: string,
   adding: number,
 ): Promise<void> {
-  const tasks = count(
-    await db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', user)
-      .where('deleted', '=', 0)
-      .executeTakeFirst(),
-  )
+  const tasks = count(await liveTasks(db).where('user_id', '=', user).executeTakeFirst())
   if (tasks + adding > LIMITS.tasksPerUser)
     throw limitExceeded(
       `Limit reached: a user can have at most ${LIMITS.tasksPerUser} tasks in all, hidden ones included; this user has ${tasks}. Delete some first.`,
@@ -76,12 +70,7 @@ export async function assertRoomUnderParent(
   parentId: string,
   except?: string,
 ): Promise<void> {
-  let query = db
-    .selectFrom('tasks')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('list_id', '=', listId)
-    .where('parent_id', '=', parentId)
-    .where('deleted', '=', 0)
+  let query = liveTasks(db).where('list_id', '=', listId).where('parent_id', '=', parentId)
   if (except) query = query.where('id', '!=', except)
   const subtasks = count(await query.executeTakeFirst())
   if (subtasks >= LIMITS.subtasksPerTask)

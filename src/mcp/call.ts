@@ -50,15 +50,12 @@ export class CallShape {
 
   /**
    * What the tool returns for a successful answer, before it is checked against the output
-   * schema: the resource or page the provider sent. A DELETE answered without a body stands for
-   * its path parameters and `deleted: true` (see resources.ts of a service).
+   * schema: the resource or page the provider sent, or for an answer without a body what the
+   * definition says it stands for.
    */
   structured(result: ApiResult, args: Record<string, unknown>): unknown {
-    if (result.body === undefined && this.definition.method === 'DELETE') {
-      const gone: Record<string, unknown> = { deleted: true }
-      for (const name of this.pathParams) gone[name] = args[name]
-      return gone
-    }
+    if (result.body === undefined && this.definition.answerWithoutBody)
+      return this.definition.answerWithoutBody(args)
     return result.body
   }
 }

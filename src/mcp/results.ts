@@ -39,6 +39,12 @@ export function invalidArguments(tool: string, error: z.ZodError): CallToolResul
   )
 }
 
+/** Arguments a definition's preflight refused, with its words on what to change. */
+export const preflightRefusal = (tool: string, problem: string): CallToolResult =>
+  failure(
+    `Invalid arguments for ${tool}: ${sentence(problem)} Nothing else was sent to the provider; fix the arguments and call again.`,
+  )
+
 /**
  * A failed upstream call, in words for the model. `ids` are the tool's path parameters, which a
  * "not found" is about.

@@ -10,10 +10,12 @@ import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
 import { UpstreamApiError, type ApiGrant, type UpstreamApi } from '../upstream/index.js'
 import { CallShape } from './call.js'
+import { providerReader } from './provider-reader.js'
 import {
   grantFailure,
   internalFailure,
   invalidArguments,
+  preflightRefusal,
   success,
   unexpectedAnswer,
   upstreamFailure,
@@ -100,6 +102,13 @@ export class ServiceTools {
       return internalFailure()
     }
     try {
+      if (definition.preflight) {
+        const problem = await definition.preflight(
+          input,
+          providerReader(this.#api, definition.service, grant),
+        )
+        if (problem !== undefined) return preflightRefusal(definition.name, problem)
+      }
       const result = await this.#api.call(shape.apiCall(input), grant)
       const output = definition.output.safeParse(shape.structured(result, input))
       if (!output.success || !isObject(output.data)) {

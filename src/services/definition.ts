@@ -34,6 +34,17 @@ export interface ToolDefinition<
   idempotent: boolean
   /** MCP hints; a client may ignore them, which is why approval is enforced by the server. */
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }
+  /**
+   * What a successful answer without a body stands for (a DELETE's 204, a PUT's empty 200): the
+   * tool's `structuredContent`, made from its arguments. Without it, a bodiless answer does not
+   * fit the output schema and is reported as unexpected.
+   */
+  answerWithoutBody?: (args: z.output<Input>) => Record<string, unknown>
+  /**
+   * Checks the arguments against what the provider holds, after the schema and before the call
+   * (analytics names against the property's metadata, say): what to change, or undefined.
+   */
+  preflight?: (args: z.output<Input>, provider: ProviderReader) => Promise<string | undefined>
   /** For changes only: how the person approves each call, and how the change reads to them. */
   approval?: ApprovalPolicy<z.output<Input>>
 }
@@ -56,7 +67,10 @@ export interface ChangeDescription {
   ifMatch?: string
 }
 
-/** Reads from the provider on behalf of the grant, for describing a change. */
+/**
+ * Reads from the provider on behalf of the grant, for describing a change or checking arguments:
+ * the answer's body. A failure is thrown as the API call's own error.
+ */
 export interface ProviderReader {
   get(path: string, pathParams: Record<string, string>): Promise<unknown>
 }

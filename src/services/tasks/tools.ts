@@ -130,6 +130,8 @@ export const deleteTask = define({
   query: [],
   body: 'none',
   output: deletedTask,
+  // The provider answers 204: the result names what went.
+  answerWithoutBody: ({ tasklist, task }) => ({ deleted: true, tasklist, task }),
   scope: 'tasks',
   // The provider: deleting again succeeds, so a delete whose answer was lost may be sent again.
   idempotent: true,

@@ -1,11 +1,19 @@
 import { serve } from '@hono/node-server'
-import { createMcpHandler, McpServer, type AuthInfo } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  McpServer,
+  type AuthInfo,
+  type CallToolResult,
+} from '@modelcontextprotocol/server'
 import { Hono } from 'hono'
 import type { AddressInfo } from 'node:net'
+import { randomBytes } from 'node:crypto'
 import pino from 'pino'
+import { requestStateCodec } from '../src/mcp/asking.js'
 import { serviceHandler } from '../src/mcp/handler.js'
 import { ServiceTools } from '../src/mcp/tools.js'
 import { SERVICE_TOOLS } from '../src/services/tools.js'
+import { Vault } from '../src/vault/vault.js'
 import { load, once, type Target } from './load.js'
 import { emit } from './stats.js'
 
@@ -46,11 +54,18 @@ export async function benchMcpHandler(): Promise<void> {
   const grant = {
     upstreamAccessToken: async () => 'token',
     upstreamTokenAfterUnauthorized: async () => 'token',
+    link: { grantId: 'bench' },
   }
   const authInfo: AuthInfo = { token: 'bench', clientId: 'bench', scopes: [], extra: { grant } }
   const quiet = () => {}
 
-  const lean = serviceHandler('tasks', tools, { version: '0', onerror: quiet })
+  const lean = serviceHandler('tasks', tools, {
+    version: '0',
+    onerror: quiet,
+    requestState: requestStateCodec(
+      Vault.fromEnvironment({ vaultKey: randomBytes(32).toString('base64'), dataDir: '' }).vault,
+    ),
+  })
   const stock = createMcpHandler(
     () => {
       const server = new McpServer({ name: 'countersign-tasks', version: '0' })
@@ -64,7 +79,7 @@ export async function benchMcpHandler(): Promise<void> {
             outputSchema: definition.output,
             annotations: definition.annotations,
           },
-          (args) => tools.call(definition.name, args, grant),
+          (args) => tools.call(definition.name, args, { grant }) as Promise<CallToolResult>,
         )
       }
       return server

@@ -127,21 +127,10 @@ export class Approvals {
    * pending for the same grant, tool and arguments if there is one, else a new one.
    */
   async request(call: ApprovalRequest): Promise<{ id: string; url: string }> {
-    await this.expire()
+    const waiting = await this.waiting(call)
+    if (waiting) return { id: waiting.id, url: waiting.url }
     const now = this.#now()
     const digests = this.#digests.of(call.args)
-    const waiting = (await this.#store.ofCall(call.grantId, call.tool, digests)).find(
-      (row) => row.status === 'pending' && row.expires_at > now && row.sealed_id !== null,
-    )
-    if (waiting) {
-      try {
-        const id = this.#vault.open(waiting.sealed_id!, binding(waiting.id, 'id'))
-        return { id, url: this.urlOf(id) }
-      } catch (error) {
-        this.#log.warn({ err: error }, 'a pending approval could not be opened; asking anew')
-      }
-    }
-
     const id = newApprovalId()
     const key = approvalKey(id)
     const sealed: SealedCall = { args: call.args, description: call.description }
@@ -167,11 +156,38 @@ export class Approvals {
   }
 
   /**
+   * The approval pending for exactly this call, with the description the person is shown; undefined
+   * when none is (or it can no longer be opened, so that the caller asks anew).
+   */
+  async waiting(
+    call: ApprovalCall,
+  ): Promise<{ id: string; url: string; description: ChangeDescription } | undefined> {
+    await this.expire()
+    const now = this.#now()
+    const rows = await this.#store.ofCall(call.grantId, call.tool, this.#digests.of(call.args))
+    const row = rows.find(
+      (r) => r.status === 'pending' && r.expires_at > now && r.sealed_id !== null,
+    )
+    if (!row) return undefined
+    try {
+      const id = this.#vault.open(row.sealed_id!, binding(row.id, 'id'))
+      const sealed = this.#callOf(row)
+      if (sealed) return { id, url: this.urlOf(id), description: sealed.description }
+    } catch (error) {
+      this.#log.warn({ err: error }, 'a pending approval could not be opened; asking anew')
+    }
+    return undefined
+  }
+
+  /**
    * The call came again: if an approval of exactly this call is approved, unused and unexpired,
    * it is used (once, across replicas) and the call may go, with the etag the person saw.
    * Otherwise why not: 'pending' (not decided yet), else the latest approval's fate - 'declined',
    * 'expired' or 'used' - or 'none' when this call was never asked about. Only 'pending' means
    * asking again is pointless; after any other reason, request() asks the person anew.
+   *
+   * A decline is told once, like an approval is used once: the call that learns of it is refused
+   * with 'declined'; the same call coming after that is one the person has not been asked about.
    */
   async consume(call: ApprovalCall): Promise<ConsumeResult> {
     await this.expire()
@@ -198,7 +214,10 @@ export class Approvals {
       }
       return { ok: false, reason: 'none' }
     }
-    if (latest.status === 'declined') return { ok: false, reason: 'declined' }
+    if (latest.status === 'declined') {
+      const told = latest.used_at === null && (await this.#store.use(latest.id, now, 'declined'))
+      return { ok: false, reason: told ? 'declined' : 'none' }
+    }
     if (latest.status === 'approved' && latest.used_at !== null) {
       await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'replayed' })
       return { ok: false, reason: 'used' }
@@ -214,20 +233,28 @@ export class Approvals {
   }
 
   /**
-   * The person's answer given in the client (MCP elicitation), for the grant the client holds.
-   * A per-call approval is never approved this way: only its page, where the connector itself
-   * checks who the person is. Declining from the client is always allowed.
+   * The person's answer given in the client (MCP elicitation), for the grant the client holds and
+   * the call it comes back with: an answer about other arguments is 'not found'. A per-call
+   * approval is never approved this way: only its page, where the connector itself checks who the
+   * person is. Declining from the client is always allowed, and is told by that same answer.
    */
-  async decideFromClient(id: string, grantId: string, decision: Decision): Promise<DecideResult> {
-    return this.#decide(id, decision, (row) => {
-      if (row.grant_id !== grantId) return 'not found'
-      if (decision === 'approve' && row.mode !== 'auth-token') return 'per-call'
-      return undefined
-    })
-  }
-
-  approveFromClient(id: string, grantId: string): Promise<DecideResult> {
-    return this.decideFromClient(id, grantId, 'approve')
+  async decideFromClient(
+    id: string,
+    call: ApprovalCall,
+    decision: Decision,
+  ): Promise<DecideResult> {
+    const digests = new Set(this.#digests.of(call.args))
+    return this.#decide(
+      id,
+      decision,
+      (row) => {
+        if (row.grant_id !== call.grantId || row.tool !== call.tool) return 'not found'
+        if (!digests.has(row.args_digest)) return 'not found'
+        if (decision === 'approve' && row.mode !== 'auth-token') return 'per-call'
+        return undefined
+      },
+      decision === 'decline',
+    )
   }
 
   /** An approval for its page; the description is opened only while it is pending. */
@@ -269,6 +296,7 @@ export class Approvals {
     id: string,
     decision: Decision,
     refuse: (row: ApprovalWithGrant) => 'not yours' | 'not found' | 'per-call' | undefined,
+    told = false,
   ): Promise<DecideResult> {
     if (!isApprovalId(id)) return { ok: false, reason: 'not found' }
     await this.expire()
@@ -279,7 +307,7 @@ export class Approvals {
     if (refusal) return { ok: false, reason: refusal }
     if (row.account === null) return { ok: false, reason: 'ended' }
     const status = decision === 'approve' ? 'approved' : 'declined'
-    if (await this.#store.decide(key, status, this.#now())) {
+    if (await this.#store.decide(key, status, this.#now(), told)) {
       await this.#audit.record({ grantId: row.grant_id, tool: row.tool, decision: status })
       return { ok: true, decision: status }
     }

@@ -76,9 +76,16 @@ export class ApprovalStore {
 
   /**
    * Records the person's decision if the approval is still pending and unexpired; the call and
-   * the id are erased, and the etag too when declined. Whether this decided it.
+   * the id are erased, and the etag too when declined. `told`: the caller tells the decision to
+   * the call right away (a decline given in the client), so it counts as used. Whether this
+   * decided it.
    */
-  async decide(key: string, status: 'approved' | 'declined', now: number): Promise<boolean> {
+  async decide(
+    key: string,
+    status: 'approved' | 'declined',
+    now: number,
+    told = false,
+  ): Promise<boolean> {
     const result = await this.store.db
       .updateTable('approvals')
       .set({
@@ -87,6 +94,7 @@ export class ApprovalStore {
         sealed_id: null,
         sealed_call: null,
         ...(status === 'declined' ? { sealed_if_match: null } : {}),
+        ...(told ? { used_at: now } : {}),
       })
       .where('id', '=', key)
       .where('status', '=', 'pending')
@@ -95,16 +103,23 @@ export class ApprovalStore {
     return result.numUpdatedRows === 1n
   }
 
-  /** Uses an approved approval, once: whether this call is the one that used it. */
-  async use(key: string, now: number): Promise<boolean> {
-    const result = await this.store.db
+  /**
+   * Uses a decision, once: an approved approval (unexpired) lets one call go; a decline is told
+   * to one call. Whether this call is the one that used it.
+   */
+  async use(
+    key: string,
+    now: number,
+    status: 'approved' | 'declined' = 'approved',
+  ): Promise<boolean> {
+    let update = this.store.db
       .updateTable('approvals')
       .set({ used_at: now, sealed_if_match: null })
       .where('id', '=', key)
-      .where('status', '=', 'approved')
+      .where('status', '=', status)
       .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst()
+    if (status === 'approved') update = update.where('expires_at', '>', now)
+    const result = await update.executeTakeFirst()
     return result.numUpdatedRows === 1n
   }
 

@@ -225,6 +225,9 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       publicUrl: config.publicUrl,
       authenticator: parts.authenticator,
       api: parts.api,
+      approvals: parts.approvals,
+      audit: parts.audit,
+      vault: parts.vault,
       log: log.child({ component: 'mcp' }),
     }),
   )

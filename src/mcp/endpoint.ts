@@ -12,6 +12,11 @@ import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
 import { SERVICE_TOOLS } from '../services/tools.js'
 import type { UpstreamApi } from '../upstream/index.js'
+import type { AuditTrail } from '../approval/audit.js'
+import type { Approvals } from '../approval/gate.js'
+import type { Vault } from '../vault/vault.js'
+import { ApprovalStep } from './approval.js'
+import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
 import { serviceHandler } from './handler.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
@@ -29,6 +34,11 @@ export interface McpEndpointDeps {
   authenticator: McpAuthenticator
   /** The provider's APIs, which the tools call. */
   api: Pick<UpstreamApi, 'call'>
+  /** The approval gate every change goes through, and the trail of changes sent. */
+  approvals: Approvals
+  audit: Pick<AuditTrail, 'record'>
+  /** Keys the state handed to clients with a question. */
+  vault: Vault
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
   tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
@@ -45,6 +55,8 @@ const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
+  const approval = new ApprovalStep(deps.approvals, deps.api)
+  const requestState = requestStateCodec(deps.vault)
 
   for (const service of SERVICE_NAMES) {
     app.get(resourceMetadataPath(service), (c) => {
@@ -57,9 +69,12 @@ export function mcpRoutes(deps: McpEndpointDeps) {
     const tools = new ServiceTools(deps.tools?.[service] ?? SERVICE_TOOLS[service], {
       api: deps.api,
       log,
+      approval,
+      audit: deps.audit,
     })
     const handler = serviceHandler(service, tools, {
       version: deps.version ?? '0.1.0',
+      requestState,
       onerror: (error) => log.warn({ err: error }, 'MCP request refused'),
       serverFor: deps.serverFor,
     })

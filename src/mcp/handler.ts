@@ -3,11 +3,13 @@ import {
   Server,
   type McpHttpHandler,
   type McpServer,
+  type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import type { ApiGrant } from '../upstream/index.js'
-import type { ServiceTools } from './tools.js'
+import type { ToolGrant } from './approval.js'
+import { clientAsking, type AskedState } from './asking.js'
+import type { ServiceTools, ToolCaller } from './tools.js'
 
 /**
  * One service's MCP handler: the SDK's `createMcpHandler`, which owns the protocol (era
@@ -39,6 +41,8 @@ import type { ServiceTools } from './tools.js'
 
 export interface ServiceHandlerOptions {
   version: string
+  /** Signs and verifies the state handed to a client with a question (asking.ts). */
+  requestState: RequestStateCodec<AskedState>
   onerror: (error: Error) => void
   /** Replaces the per-request server (tests). */
   serverFor?: (service: ServiceName) => McpServer | Server
@@ -54,11 +58,20 @@ export function serviceHandler(
     title: `Countersign: ${SERVICES[service].title}`,
     version: options.version,
   }
+  const codec = options.requestState
+  const serverOptions = {
+    capabilities: { tools: { listChanged: false } },
+    // A state that fails the codec is refused before any handler runs.
+    requestState: { verify: codec.verify },
+    // A 2025-11-25 request is never asked in the client (asking.ts): were one to be, fail loudly
+    // rather than hold a question open on one replica.
+    inputRequired: { legacyShim: false },
+  }
   const lean = () => {
-    const server = new Server(info, { capabilities: { tools: { listChanged: false } } })
+    const server = new Server(info, serverOptions)
     server.setRequestHandler('tools/list', () => tools.listing)
     server.setRequestHandler('tools/call', (request, ctx) =>
-      tools.call(request.params.name, request.params.arguments, grantOf(ctx)),
+      tools.call(request.params.name, request.params.arguments, callerOf(ctx, codec)),
     )
     return server
   }
@@ -66,5 +79,14 @@ export function serviceHandler(
   return createMcpHandler(factory, { legacy: 'stateless', onerror: options.onerror })
 }
 
-/** The request's grant, put into `authInfo.extra` by the endpoint after authentication. */
-const grantOf = (ctx: ServerContext) => ctx.http?.authInfo?.extra?.grant as ApiGrant | undefined
+/**
+ * Who calls: the request's grant, put into `authInfo.extra` by the endpoint after authentication,
+ * and how the person can be asked in the client.
+ */
+function callerOf(
+  ctx: ServerContext,
+  codec: RequestStateCodec<AskedState>,
+): ToolCaller | undefined {
+  const grant = ctx.http?.authInfo?.extra?.grant as ToolGrant | undefined
+  return grant && { grant, asking: clientAsking(ctx, codec) }
+}

@@ -2,13 +2,18 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type CallToolResult,
+  type InputRequiredResult,
   type ListToolsResult,
   type Tool,
 } from '@modelcontextprotocol/server'
 import type { Logger } from 'pino'
 import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
-import { UpstreamApiError, type ApiGrant, type UpstreamApi } from '../upstream/index.js'
+import type { AuditTrail } from '../approval/audit.js'
+import { UpstreamApiError, type UpstreamApi } from '../upstream/index.js'
+import type { ApprovalStep, ToolGrant } from './approval.js'
+import { changedSinceApproval } from './approval-words.js'
+import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
 import { providerReader } from './provider-reader.js'
 import {
@@ -36,14 +41,6 @@ import {
 export const SCOPE_META = 'countersign/scope'
 export const ACCESS_MODE_META = 'countersign/accessMode'
 
-/**
- * Tools whose approval policy cannot be enforced are not served: they are not listed, and a
- * call to one is answered like a call to an unknown tool. Every change declares an approval
- * policy and nothing enforces one yet (the approval gate comes next), so today no change is
- * served at all. This is the one place that decides it: no change can ever run unapproved.
- */
-const approvalEnforceable = (definition: ToolDefinition) => definition.approval === undefined
-
 interface ServedTool {
   definition: ToolDefinition
   shape: CallShape
@@ -52,6 +49,20 @@ interface ServedTool {
 export interface ServiceToolsDeps {
   api: Pick<UpstreamApi, 'call'>
   log: Logger
+  /**
+   * The approval step every change goes through. Without it, changes are not served: they are
+   * not listed, and a call to one is answered like a call to an unknown tool. No change can run
+   * unapproved.
+   */
+  approval?: ApprovalStep
+  /** Where executed and failed changes are recorded. */
+  audit?: Pick<AuditTrail, 'record'>
+}
+
+/** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
+export interface ToolCaller {
+  grant: ToolGrant
+  asking?: ClientAsking
 }
 
 export class ServiceTools {
@@ -60,13 +71,17 @@ export class ServiceTools {
   readonly #served = new Map<string, ServedTool>()
   readonly #api: Pick<UpstreamApi, 'call'>
   readonly #log: Logger
+  readonly #approval: ApprovalStep | undefined
+  readonly #audit: Pick<AuditTrail, 'record'> | undefined
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
     this.#log = deps.log
+    this.#approval = deps.approval
+    this.#audit = deps.audit
     const tools: Tool[] = []
     for (const definition of definitions) {
-      if (!approvalEnforceable(definition)) continue
+      if (definition.approval && !this.#approval) continue
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
       this.#served.set(definition.name, { definition, shape: new CallShape(definition) })
@@ -84,7 +99,11 @@ export class ServiceTools {
    * Runs one `tools/call`. Arguments are validated before anything is sent; every outcome the
    * model can act on is a result (see results.ts). Only an unknown tool is a protocol error.
    */
-  async call(name: string, args: unknown, grant: ApiGrant | undefined): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: unknown,
+    caller: ToolCaller | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const tool = this.#served.get(name)
     if (!tool) {
       throw new ProtocolError(
@@ -96,11 +115,13 @@ export class ServiceTools {
     const parsed = definition.input.safeParse(args ?? {})
     if (!parsed.success) return invalidArguments(definition.name, parsed.error)
     const input = parsed.data as Record<string, unknown>
-    if (!grant) {
+    if (!caller) {
       // The endpoint always authenticates first: a call without a grant is a wiring fault.
       this.#log.error({ tool: definition.name }, 'tool call without a grant')
       return internalFailure()
     }
+    const { grant } = caller
+    let approved = false
     try {
       if (definition.preflight) {
         const problem = await definition.preflight(
@@ -109,7 +130,15 @@ export class ServiceTools {
         )
         if (problem !== undefined) return preflightRefusal(definition.name, problem)
       }
-      const result = await this.#api.call(shape.apiCall(input), grant)
+      let ifMatch: string | undefined
+      if (definition.approval) {
+        const clearance = await this.#approval!.clear(definition, input, grant, caller.asking)
+        if (!clearance.go) return clearance.result
+        approved = true
+        ifMatch = clearance.ifMatch
+      }
+      const result = await this.#api.call(shape.apiCall(input, ifMatch), grant)
+      if (approved) await this.#record(definition, grant, 'executed', result.status)
       const output = definition.output.safeParse(shape.structured(result, input))
       if (!output.success || !isObject(output.data)) {
         this.#log.warn(
@@ -120,14 +149,40 @@ export class ServiceTools {
       }
       return success(output.data)
     } catch (error) {
-      if (error instanceof UpstreamApiError) return upstreamFailure(error, shape.pathParams)
+      if (approved) await this.#record(definition, grant, 'failed', statusOf(error))
+      if (error instanceof UpstreamApiError) {
+        if (approved && error.status === 412) return changedSinceApproval(definition.name)
+        return upstreamFailure(error, shape.pathParams)
+      }
       const known = grantFailure(error)
       if (known) return known
       this.#log.error({ err: error, tool: definition.name }, 'tool call failed')
       return internalFailure()
     }
   }
+
+  /** The audit trail of a change that was sent: never its payload. */
+  async #record(
+    definition: ToolDefinition,
+    grant: ToolGrant,
+    decision: 'executed' | 'failed',
+    upstreamStatus: number | undefined,
+  ) {
+    try {
+      await this.#audit?.record({
+        grantId: grant.link.grantId,
+        tool: definition.name,
+        decision,
+        upstreamStatus,
+      })
+    } catch (error) {
+      // The change is made (or refused) whatever the trail says: the answer must tell it.
+      this.#log.error({ err: error, tool: definition.name }, 'could not record an audit event')
+    }
+  }
 }
+
+const statusOf = (error: unknown) => (error instanceof UpstreamApiError ? error.status : undefined)
 
 /** A definition as `tools/list` shows it. */
 export function listedTool(definition: ToolDefinition): Tool {

@@ -177,7 +177,7 @@ describeEachEngine('the approval gate', (engine) => {
     ])
   })
 
-  it('declined: the call is refused with "declined", and the decision is final', async () => {
+  it('declined: the call is refused with "declined" once, and the decision is final', async () => {
     const { approvals, store } = await setUp()
     const { id } = await approvals.request(deleteCall())
     expect(await approvals.decide(id, 'decline', 'alice')).toEqual({
@@ -190,7 +190,8 @@ describeEachEngine('the approval gate', (engine) => {
       reason: 'decided',
       decision: 'declined',
     })
-    expect(await approvals.consume(deleteCall())).toEqual({ ok: false, reason: 'declined' })
+    // Told once: the same call again is one the person has not been asked about.
+    expect(await approvals.consume(deleteCall())).toEqual({ ok: false, reason: 'none' })
     expect(await rowOf(store, id)).toMatchObject({
       status: 'declined',
       sealed_id: null,
@@ -266,7 +267,7 @@ describeEachEngine('the approval gate', (engine) => {
   it('an auth-token approval may be decided in the client, for its own grant; a per-call one only on its page', async () => {
     const { approvals } = await setUp()
     const perCall = await approvals.request(deleteCall())
-    expect(await approvals.approveFromClient(perCall.id, 'grant-alice')).toEqual({
+    expect(await approvals.decideFromClient(perCall.id, deleteCall(), 'approve')).toEqual({
       ok: false,
       reason: 'per-call',
     })
@@ -279,11 +280,23 @@ describeEachEngine('the approval gate', (engine) => {
       description: { summary: 'Add task "Call mum"?', details: [] },
     })
     const authToken = await approvals.request(create)
-    expect(await approvals.approveFromClient(authToken.id, 'grant-alice-other')).toEqual({
+    expect(
+      await approvals.decideFromClient(
+        authToken.id,
+        { ...create, grantId: 'grant-alice-other' },
+        'approve',
+      ),
+    ).toEqual({
       ok: false,
       reason: 'not found',
     })
-    expect(await approvals.approveFromClient(authToken.id, 'grant-alice')).toEqual({
+    // An answer about other arguments is no answer about this call.
+    const otherTitle = { ...create, args: { tasklist: 'L1', title: 'Call dad' } }
+    expect(await approvals.decideFromClient(authToken.id, otherTitle, 'approve')).toEqual({
+      ok: false,
+      reason: 'not found',
+    })
+    expect(await approvals.decideFromClient(authToken.id, create, 'approve')).toEqual({
       ok: true,
       decision: 'approved',
     })
@@ -292,11 +305,12 @@ describeEachEngine('the approval gate', (engine) => {
       approvalId: approvalKey(authToken.id),
     })
 
-    // Declining from the client is always allowed.
-    expect(await approvals.decideFromClient(perCall.id, 'grant-alice', 'decline')).toEqual({
+    // Declining from the client is always allowed, and is the telling of it.
+    expect(await approvals.decideFromClient(perCall.id, deleteCall(), 'decline')).toEqual({
       ok: true,
       decision: 'declined',
     })
+    expect(await approvals.consume(deleteCall())).toEqual({ ok: false, reason: 'none' })
   })
 
   it('an approval of an ended grant cannot be decided, and ending the grant erases it', async () => {

@@ -93,6 +93,9 @@ describe('a credential revoked at the provider', () => {
       publicUrl: suite.url,
       authenticator: suite.connector.parts.authenticator,
       api: suite.connector.parts.api,
+      approvals: suite.connector.parts.approvals,
+      audit: suite.connector.parts.audit,
+      vault: suite.connector.parts.vault,
       log: pino({ level: 'silent' }),
       serverFor: probe,
     })

@@ -27,7 +27,9 @@ const log = pino({ level: 'silent' })
 const grant = {
   upstreamAccessToken: async () => 'token',
   upstreamTokenAfterUnauthorized: async () => 'token',
+  link: { grantId: 'grant-1' },
 }
+const caller = { grant }
 const task = {
   kind: 'tasks#task',
   id: 't1',
@@ -56,7 +58,8 @@ function toolsAnswering(
   return { tools, calls }
 }
 
-const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text
+const textOf = (result: object) =>
+  ((result as { content: unknown[] }).content[0] as { text: string }).text
 
 describe('arguments to an upstream call', () => {
   it('path parameters fill the path, query fields the query; a read has no body', () => {
@@ -116,14 +119,14 @@ describe('arguments to an upstream call', () => {
 })
 
 describe('the tools served', () => {
-  it('a change is not served while its approval cannot be enforced: not listed, unknown when called', async () => {
+  it('without an approval step a change is not served: not listed, unknown when called', async () => {
     const { tools, calls } = toolsAnswering({ status: 200, body: task })
     const listed = tools.listing.tools.map((tool) => tool.name)
     for (const tool of TASK_TOOLS) expect(listed.includes(tool.name)).toBe(!tool.approval)
     for (const change of TASK_TOOLS.filter((tool) => tool.approval)) {
       expect(tools.scopeOf(change.name)).toBeUndefined()
       const error = await tools
-        .call(change.name, { tasklist: 'L', task: 'T', title: 'x' }, grant)
+        .call(change.name, { tasklist: 'L', task: 'T', title: 'x' }, caller)
         .catch((e: unknown) => e)
       expect(error).toBeInstanceOf(ProtocolError)
       expect((error as ProtocolError).code).toBe(-32602)
@@ -165,7 +168,7 @@ describe('the tools served', () => {
 
   it('success: the resource as structured content and as text', async () => {
     const { tools, calls } = toolsAnswering({ status: 200, body: task })
-    const result = await tools.call('get_task', { tasklist: 'L', task: 't1' }, grant)
+    const result = await tools.call('get_task', { tasklist: 'L', task: 't1' }, caller)
     expect(result).toEqual({
       content: [{ type: 'text', text: JSON.stringify(task) }],
       structuredContent: task,
@@ -176,7 +179,7 @@ describe('the tools served', () => {
   it('an answer that does not fit the output schema is an error result, not a crash', async () => {
     for (const body of [undefined, { kind: 'tasks#task' }, [task], 'text']) {
       const { tools } = toolsAnswering({ status: 200, body })
-      const result = await tools.call('get_task', { tasklist: 'L', task: 't1' }, grant)
+      const result = await tools.call('get_task', { tasklist: 'L', task: 't1' }, caller)
       expect(result.isError).toBe(true)
       expect(textOf(result)).toMatch(/not what the connector expects/)
     }
@@ -215,7 +218,7 @@ describe('failures as tool results', () => {
       details,
     )
     const { tools } = toolsAnswering(error)
-    const result = await tools.call('get_task', { tasklist: 'L', task: 'T' }, grant)
+    const result = await tools.call('get_task', { tasklist: 'L', task: 'T' }, caller)
     expect(result.isError).toBe(true)
     expect(textOf(result)).toMatch(says)
   })
@@ -223,17 +226,17 @@ describe('failures as tool results', () => {
   it('the grant’s failures: revoked (the endpoint answers 401 instead), unavailable refresh', async () => {
     const revoked = toolsAnswering(new GrantRevokedError('connect the service again'))
     expect(
-      textOf(await revoked.tools.call('get_task', { tasklist: 'L', task: 'T' }, grant)),
+      textOf(await revoked.tools.call('get_task', { tasklist: 'L', task: 'T' }, caller)),
     ).toMatch(/connect the service again/)
     const busy = toolsAnswering(new UpstreamUnavailableError('token endpoint 503', 3))
-    expect(textOf(await busy.tools.call('get_task', { tasklist: 'L', task: 'T' }, grant))).toMatch(
+    expect(textOf(await busy.tools.call('get_task', { tasklist: 'L', task: 'T' }, caller))).toMatch(
       /retry in 3 seconds/,
     )
   })
 
   it('anything else: an error result that gives nothing away', async () => {
     const { tools } = toolsAnswering(new TypeError('secret internals'))
-    const result = await tools.call('get_task', { tasklist: 'L', task: 'T' }, grant)
+    const result = await tools.call('get_task', { tasklist: 'L', task: 'T' }, caller)
     expect(result.isError).toBe(true)
     expect(textOf(result)).not.toMatch(/secret/)
   })

@@ -6,9 +6,9 @@ import { connectorForSuite } from '../support/connector.js'
 
 /**
  * The scope of each tool, checked per call (DESIGN §5): a token without it gets 403
- * insufficient_scope naming it, before anything reaches the provider. Every task tool served
- * today is a read, which every task token may call; so the endpoint is built here over one more
- * definition, a read that asks for the full scope (no approval, so that it is served).
+ * insufficient_scope naming it, before anything reaches the provider: the real changes, and an
+ * endpoint built over one more definition, a read that asks for the full scope (so that a call
+ * which passes the check goes straight to the provider, with no approval in the way).
  */
 
 const suite = connectorForSuite()
@@ -16,11 +16,14 @@ const listTaskLists = TASK_TOOLS.find((tool) => tool.name === 'list_task_lists')
 const needsFull = { ...listTaskLists, name: 'list_task_lists_full', scope: 'tasks' }
 
 function endpoint() {
-  const { authenticator, api } = suite.connector.parts
+  const { authenticator, api, approvals, audit, vault } = suite.connector.parts
   return mcpRoutes({
     publicUrl: suite.url,
     authenticator,
     api,
+    approvals,
+    audit,
+    vault,
     log: pino({ level: 'silent' }),
     tools: { tasks: [listTaskLists, needsFull] },
   })
@@ -71,6 +74,17 @@ describe('the scope of a tool call', () => {
     expect(await read.text()).toContain('"structuredContent"')
     const listed = await post(tokens.access_token, { jsonrpc: '2.0', id: 2, method: 'tools/list' })
     expect(await listed.text()).toContain('"countersign/scope":"tasks"')
+  })
+
+  it('every change of the task service needs "tasks": a read-only token gets the 403, nothing sent', async () => {
+    const { tokens } = await suite.connect({ service: 'tasks', scope: 'tasks.readonly' })
+    const before = await upstreamCount()
+    for (const change of TASK_TOOLS.filter((tool) => tool.approval)) {
+      const res = await suite.mcp('tasks', tokens.access_token, call(change.name))
+      expect(res.status).toBe(403)
+      expect(res.headers.get('www-authenticate')).toMatch(/insufficient_scope", scope="tasks"/)
+    }
+    expect(await upstreamCount()).toBe(before)
   })
 
   it('one call in a batch that needs more is enough for the 403', async () => {

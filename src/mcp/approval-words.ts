@@ -1,0 +1,78 @@
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import type { AccessMode, ChangeDescription } from '../services/definition.js'
+import { failure } from './results.js'
+
+/**
+ * What the person and the model are told about an approval. The person reads the question in
+ * their assistant (elicitation) or on the page; the model reads the `isError` results, each saying
+ * that nothing was changed and what to do next.
+ */
+
+/** The question, with what the person checks before answering. */
+export function elicitationMessage(description: ChangeDescription, mode: AccessMode): string {
+  const lines = [description.summary, ...description.details.map((d) => `${d.label}: ${d.value}`)]
+  if (mode === 'per-call')
+    lines.push('', 'Open the approval page to check it and approve or decline it there.')
+  return lines.join('\n')
+}
+
+/** The change waits on its page: the model passes the link on. */
+export function askedOnPage(
+  tool: string,
+  description: ChangeDescription,
+  url: string,
+  before?: 'expired' | 'used',
+): CallToolResult {
+  const why =
+    before === 'expired'
+      ? 'The earlier approval expired unused (approvals last 10 minutes), so the person is asked again. '
+      : before === 'used'
+        ? 'The earlier approval of this same call was already used once, so this call needs its own. '
+        : ''
+  return failure(
+    `${why}Not done yet: this change needs the person’s approval. ${description.summary} ` +
+      `Ask the person to open ${url} , check the change and press Approve; then call ${tool} again with exactly the same arguments. ` +
+      'Nothing has been changed.',
+  )
+}
+
+export const declined = (tool: string, where: 'client' | 'page' | 'cancelled') =>
+  failure(
+    where === 'cancelled'
+      ? `The person dismissed the approval of this ${tool} call without approving it. Nothing was changed. Ask them before trying again.`
+      : `The person declined this ${tool} call${where === 'page' ? ' on the approval page' : ''}. Nothing was changed. Do not retry unless they ask for it.`,
+  )
+
+export const approvalExpired = (tool: string) =>
+  failure(
+    `The approval of this ${tool} call expired (approvals last 10 minutes). Nothing was changed. Call ${tool} again to ask the person anew.`,
+  )
+
+export const alreadyUsed = (tool: string) =>
+  failure(
+    `This approval was already used: the ${tool} call it approved was carried out once, and nothing more was changed. To make the same change again, call ${tool} again and the person will be asked anew.`,
+  )
+
+export const answerNotForThisCall = (tool: string) =>
+  failure(
+    `The person’s answer was about a different ${tool} call (other arguments, or another connection). Nothing was changed. Call ${tool} again to ask about this one.`,
+  )
+
+export const notApprovedYet = (tool: string, url: string) =>
+  failure(
+    `Not approved yet. Nothing was changed. Ask the person to open ${url} and press Approve; then call ${tool} again with exactly the same arguments.`,
+  )
+
+export const onlyOnPage = (tool: string) =>
+  failure(
+    `A ${tool} call is approved only on the connector’s approval page, not in the assistant. Nothing was changed. Call ${tool} again to get the page’s link.`,
+  )
+
+export const grantEnded = () =>
+  failure('This connection has ended. Nothing was changed. Connect the service again.')
+
+/** The change was refused by the provider's If-Match: the resource is not what the person saw. */
+export const changedSinceApproval = (tool: string) =>
+  failure(
+    `Nothing was changed: what this ${tool} call changes was modified after the person approved it, so the approval no longer describes it. Read it again, then call ${tool} again to ask the person about it as it is now.`,
+  )

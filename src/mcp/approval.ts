@@ -1,0 +1,191 @@
+import {
+  inputRequired,
+  type CallToolResult,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server'
+import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
+import type { ChangeDescription, ToolDefinition } from '../services/definition.js'
+import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
+import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
+import {
+  alreadyUsed,
+  answerNotForThisCall,
+  approvalExpired,
+  askedOnPage,
+  declined,
+  elicitationMessage,
+  grantEnded,
+  notApprovedYet,
+  onlyOnPage,
+} from './approval-words.js'
+import { providerReader } from './provider-reader.js'
+
+/**
+ * The approval step of a change (DESIGN §5 "Approval of mutating calls"): before a change is sent,
+ * the person approves exactly that call, and the server enforces it, failing closed.
+ *
+ *   1. a retry that carries the person's answer from the client: the answer is recorded;
+ *   2. an approved, unused approval of exactly this call (grant, tool, argument digest): it is
+ *      used, and the call goes with the etag the person saw as If-Match;
+ *   3. otherwise the change is described (read from the provider, named by title) and the person
+ *      is asked: in the client where it can answer (form elicitation for an auth-token change, URL
+ *      elicitation to the page for a per-call one), else with a link to the approval page in an
+ *      `isError` result. Calling the same tool again with the same arguments after approval runs it.
+ */
+
+export type Clearance =
+  { go: true; ifMatch?: string } | { go: false; result: CallToolResult | InputRequiredResult }
+
+/** The grant a tool call runs as: its id binds approvals; it reads from the provider. */
+export interface ToolGrant extends ApiGrant {
+  readonly link: { readonly grantId: string }
+}
+
+const stop = (result: CallToolResult | InputRequiredResult): Clearance => ({ go: false, result })
+
+/** The form the person answers in the client: one yes-or-no, "no" unless they say otherwise. */
+const APPROVE_FORM = {
+  type: 'object' as const,
+  properties: {
+    approve: {
+      type: 'boolean' as const,
+      title: 'Approve this change',
+      description: 'Yes carries out exactly the change described; no changes nothing.',
+      default: false,
+    },
+  },
+  required: ['approve'],
+}
+
+export class ApprovalStep {
+  constructor(
+    private readonly approvals: Approvals,
+    private readonly api: Pick<UpstreamApi, 'call'>,
+  ) {}
+
+  async clear(
+    definition: ToolDefinition,
+    args: Record<string, unknown>,
+    grant: ToolGrant,
+    asking: ClientAsking | undefined,
+  ): Promise<Clearance> {
+    const policy = definition.approval
+    if (!policy) throw new Error(`${definition.name} is not a change: it needs no approval`)
+    const call: ApprovalCall = { grantId: grant.link.grantId, tool: definition.name, args }
+
+    const answered = asking?.answered
+    if (answered && answered.state.tool === definition.name && answered.answer.kind === 'elicit') {
+      return this.#answered(definition, call, answered.state.approval, answered.answer)
+    }
+
+    const consumed = await this.approvals.consume(call)
+    if (consumed.ok) return { go: true, ifMatch: consumed.ifMatch }
+    if (consumed.reason === 'declined') return stop(declined(definition.name, 'page'))
+
+    // Pending: ask about the same approval again. Otherwise ask anew, saying why.
+    const waiting = consumed.reason === 'pending' ? await this.approvals.waiting(call) : undefined
+    let pending: { id: string; url: string; description: ChangeDescription }
+    if (waiting) {
+      pending = waiting
+    } else {
+      const description = await policy.describe(
+        args,
+        providerReader(this.api, definition.service, grant),
+      )
+      const asked = await this.approvals.request({ ...call, description, mode: policy.mode })
+      pending = { ...asked, description }
+    }
+    const before =
+      consumed.reason === 'expired' || consumed.reason === 'used' ? consumed.reason : undefined
+    return stop(await this.#ask(definition, pending, asking, before))
+  }
+
+  /** Asks the person: in the client where it can answer, else through the page's link. */
+  async #ask(
+    definition: ToolDefinition,
+    pending: { id: string; url: string; description: ChangeDescription },
+    asking: ClientAsking | undefined,
+    before: 'expired' | 'used' | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const mode = definition.approval!.mode
+    const state = { approval: pending.id, tool: definition.name }
+    const message = elicitationMessage(pending.description, mode)
+    if (mode === 'auth-token' && asking?.form) {
+      return inputRequired({
+        inputRequests: {
+          [APPROVAL_QUESTION]: inputRequired.elicit({ message, requestedSchema: APPROVE_FORM }),
+        },
+        requestState: await asking.mint(state),
+      })
+    }
+    if (mode === 'per-call' && asking?.url) {
+      return inputRequired({
+        inputRequests: {
+          [APPROVAL_QUESTION]: inputRequired.elicitUrl({ message, url: pending.url }),
+        },
+        requestState: await asking.mint(state),
+      })
+    }
+    return askedOnPage(definition.name, pending.description, pending.url, before)
+  }
+
+  /** A retry with the client's answer to the question about `approvalId`. */
+  async #answered(
+    definition: ToolDefinition,
+    call: ApprovalCall,
+    approvalId: string,
+    answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> },
+  ): Promise<Clearance> {
+    const perCall = definition.approval!.mode === 'per-call'
+    // For a per-call change, "accept" only says the page was opened: the page decides.
+    const yes = answer.action === 'accept' && (perCall || answer.content?.approve === true)
+    if (!yes) {
+      const decided = await this.approvals.decideFromClient(approvalId, call, 'decline')
+      if (decided.ok || (decided.reason === 'decided' && decided.decision === 'declined'))
+        return stop(declined(definition.name, answer.action === 'cancel' ? 'cancelled' : 'client'))
+      return stop(refusal(definition.name, decided))
+    }
+    if (!perCall) {
+      const decided = await this.approvals.decideFromClient(approvalId, call, 'approve')
+      if (!decided.ok && decided.reason !== 'decided')
+        return stop(refusal(definition.name, decided))
+      if (!decided.ok && decided.decision === 'declined')
+        return stop(declined(definition.name, 'page'))
+    }
+    const consumed = await this.approvals.consume(call)
+    if (consumed.ok) return { go: true, ifMatch: consumed.ifMatch }
+    switch (consumed.reason) {
+      case 'used':
+        return stop(alreadyUsed(definition.name))
+      case 'declined':
+        return stop(declined(definition.name, 'page'))
+      case 'expired':
+        return stop(approvalExpired(definition.name))
+      case 'pending': {
+        const waiting = await this.approvals.waiting(call)
+        return stop(
+          waiting ? notApprovedYet(definition.name, waiting.url) : approvalExpired(definition.name),
+        )
+      }
+      case 'none':
+        return stop(answerNotForThisCall(definition.name))
+    }
+  }
+}
+
+/** Why a decision given in the client was not taken. */
+function refusal(tool: string, decided: DecideResult & { ok: false }): CallToolResult {
+  switch (decided.reason) {
+    case 'expired':
+      return approvalExpired(tool)
+    case 'per-call':
+      return onlyOnPage(tool)
+    case 'ended':
+      return grantEnded()
+    case 'decided':
+      return decided.decision === 'declined' ? declined(tool, 'page') : alreadyUsed(tool)
+    case 'not found':
+    case 'not yours':
+      return answerNotForThisCall(tool)
+  }
+}

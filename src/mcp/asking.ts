@@ -1,0 +1,83 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputResponse,
+  type ClientCapabilities,
+  type InputResponseView,
+  type RequestStateCodec,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import type { Vault } from '../vault/vault.js'
+
+/**
+ * Whether, and how, the person can be asked in their assistant's own interface during one
+ * `tools/call` (DESIGN §5, "Approval of mutating calls", step 2).
+ *
+ * Only a 2026-07-28 request can ask: its multi round-trip input request is answered by a retry
+ * of the same call, carrying the answer and the state we handed out, and that retry may land on
+ * any replica. A 2025-11-25 request could ask only through `elicitation/create` on the stream of
+ * the call, whose answer comes back in another POST, to whichever replica: it cannot ask, and
+ * the approval page is used instead.
+ *
+ * The state handed to the client names the approval the question is about. It is signed (the
+ * SDK's HMAC codec, keyed from the vault so every replica verifies it) and bound to the grant: a
+ * state forged, altered, expired or minted for another grant is refused before any handler runs.
+ * It need not be secret: the approval's page checks who the person is.
+ */
+
+/** What a question in the client is about: one pending approval of one tool. */
+export interface AskedState {
+  approval: string
+  tool: string
+}
+
+/** The key of our one input request, and of the client's answer to it. */
+export const APPROVAL_QUESTION = 'approval'
+
+export interface ClientAsking {
+  /** The client answers form-mode elicitation (an approval of an auth-token change). */
+  readonly form: boolean
+  /** The client opens URL-mode elicitation (the approval page of a per-call change). */
+  readonly url: boolean
+  /** On a retry: the approval asked about and the client's answer; else undefined. */
+  readonly answered?: { state: AskedState; answer: InputResponseView }
+  /** Signs the state that goes with a question. */
+  mint(state: AskedState): Promise<string>
+}
+
+/** The grant a request state is bound to: set by the endpoint in `authInfo.extra` (handler.ts). */
+const grantIdOf = (ctx: ServerContext) =>
+  (ctx.http?.authInfo?.extra?.grant as { link?: { grantId?: string } } | undefined)?.link
+    ?.grantId ?? ''
+
+export function requestStateCodec(vault: Vault): RequestStateCodec<AskedState> {
+  return createRequestStateCodec<AskedState>({
+    // The sealing key's derivation: every replica holds it. A state lives 10 minutes, as long as
+    // the approval it names.
+    key: vault.deriveKeys('mcp: request state')[0]!,
+    ttlSeconds: 600,
+    bind: (ctx) => `${ctx.mcpReq.method}\0${grantIdOf(ctx)}`,
+  })
+}
+
+/** The request's way to ask the person, or undefined when it has none (2025-11-25). */
+export function clientAsking(
+  ctx: ServerContext,
+  codec: RequestStateCodec<AskedState>,
+): ClientAsking | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  if (!envelope) return undefined
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+  const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
+  const state = ctx.mcpReq.requestState<AskedState>()
+  return {
+    // An empty `elicitation: {}` is the form mode of earlier revisions.
+    form: elicitation !== undefined && (elicitation.form !== undefined || !elicitation.url),
+    url: elicitation?.url !== undefined,
+    answered:
+      state && typeof state === 'object'
+        ? { state, answer: inputResponse(ctx.mcpReq.inputResponses, APPROVAL_QUESTION) }
+        : undefined,
+    mint: (payload) => codec.mint(payload, ctx),
+  }
+}

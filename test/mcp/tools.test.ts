@@ -1,6 +1,5 @@
 import {
   Client,
-  ProtocolError,
   StreamableHTTPClientTransport,
   type CallToolResult,
   type FetchLike,
@@ -285,15 +284,3 @@ describe('a credential revoked at the provider during a tool call', () => {
     expect(after.body.error_description).toMatch(/connect the service again/)
   })
 })
-
-/** The one JSON-RPC message of an SSE or JSON answer. */
-function rpcMessage(body: string) {
-  const data =
-    body.startsWith('event:') || body.startsWith('data:')
-      ? body
-          .split('\n')
-          .find((line) => line.startsWith('data: '))!
-          .slice(6)
-      : body
-  return JSON.parse(data)
-}

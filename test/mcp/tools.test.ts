@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
+import { taskFixtures } from './fixtures.js'
 
 /**
  * The task tools through the real connector and sandbox, with the MCP SDK's own client
@@ -45,41 +46,7 @@ async function connectClient(token: string, era: Era) {
   return { client, versions }
 }
 
-/** A sandbox access token of the person's own, to seed their data directly at the provider. */
-async function providerToken(user: string) {
-  const res = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
-    json: { user, scopes: ['tasks'] },
-  })
-  return res.body.access_token as string
-}
-
-async function seed(user: string, tasks: number) {
-  const token = await providerToken(user)
-  const list = await suite.sandboxRequest('POST', '/tasks/v1/lists', {
-    token,
-    json: { title: 'Groceries' },
-  })
-  const ids: string[] = []
-  // Each new task goes first: create them in reverse for a list in this order.
-  for (let i = tasks; i >= 1; i--) {
-    const res = await suite.sandboxRequest('POST', `/tasks/v1/lists/${list.body.id}/tasks`, {
-      token,
-      json: { title: `Task ${i}` },
-    })
-    ids.unshift(res.body.id)
-  }
-  return { tasklist: list.body.id as string, ids }
-}
-
-/** The task API calls the sandbox received since `from` (an index into its request log). */
-async function upstreamCalls(from = 0) {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  const log = res.body as { method: string; path: string; status: number }[]
-  return {
-    next: log.length,
-    calls: log.slice(from).filter((entry) => entry.path.startsWith('/tasks/v1/')),
-  }
-}
+const { seed, upstreamCalls } = taskFixtures(suite)
 
 let people = 0
 async function newPerson(era: Era, scope?: string) {

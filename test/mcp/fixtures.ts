@@ -1,0 +1,49 @@
+import type { ConnectorHarness } from '../support/connector.js'
+
+/**
+ * A person's tasks seeded directly at the provider, and the provider's request log: what the
+ * tool tests set up and what they check was (or was not) sent upstream.
+ */
+export function taskFixtures(suite: ConnectorHarness) {
+  const fixtures = {
+    /** A sandbox access token of the person's own, to seed and read their data at the provider. */
+    async providerToken(user: string) {
+      const res = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
+        json: { user, scopes: ['tasks'] },
+      })
+      return res.body.access_token as string
+    },
+
+    /** A list titled `title` with tasks "Task 1".."Task n", in that order. */
+    async seed(user: string, tasks: number, title = 'Groceries') {
+      const token = await fixtures.providerToken(user)
+      const list = await suite.sandboxRequest('POST', '/tasks/v1/lists', {
+        token,
+        json: { title },
+      })
+      const ids: string[] = []
+      // Each new task goes first: create them in reverse for a list in this order.
+      for (let i = tasks; i >= 1; i--) {
+        const res = await suite.sandboxRequest('POST', `/tasks/v1/lists/${list.body.id}/tasks`, {
+          token,
+          json: { title: `Task ${i}` },
+        })
+        ids.unshift(res.body.id)
+      }
+      return { tasklist: list.body.id as string, ids, providerToken: token }
+    },
+
+    /** The task API calls the sandbox received since `from` (an index into its request log). */
+    async upstreamCalls(from = 0) {
+      const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
+      const log = res.body as { method: string; path: string; status: number }[]
+      const calls = log.slice(from).filter((entry) => entry.path.startsWith('/tasks/v1/'))
+      return {
+        next: log.length,
+        calls,
+        writes: calls.filter((entry) => entry.method !== 'GET'),
+      }
+    },
+  }
+  return fixtures
+}

@@ -251,7 +251,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       requestLog.debug(
         {
           method: req.method,
-          path,
+          path: loggedPath(path),
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
         },
@@ -295,6 +295,9 @@ const pathOf = (url: string | undefined) => {
   const end = raw.indexOf('?')
   return end === -1 ? raw : raw.slice(0, end)
 }
+
+/** A path as the request log shows it: an approval's id is the key to its page, so it is not. */
+const loggedPath = (path: string) => path.replace(/^\/approvals\/[^/]+/, '/approvals/{id}')
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createLogger } from '../../src/connector/logger.js'
 import { connectorForSuite, csrfOf, type ConnectorHarness } from '../support/connector.js'
 import { describeEachEngine } from '../support/engines.js'
+import { approvalFlow } from '../approval/flow.js'
 import { dumpStore } from '../support/store-dump.js'
 
 /**
@@ -137,6 +138,28 @@ async function runEverything(suite: ConnectorHarness): Promise<Record<string, st
     })
     expect(call.text).toContain(canary)
   }
+
+  // A change through the connector, with the canary in its title and notes: asked about on the
+  // approval page (the person, in a browser of their own), approved, then made.
+  const args = {
+    tasklist: '@default',
+    title: `${canary} via the connector`,
+    notes: `${canary} notes via the connector`,
+  }
+  const createTask = () =>
+    suite.mcp('tasks', accessToken, {
+      method: 'tools/call',
+      params: { name: 'create_task', arguments: args },
+    })
+  const link = /(https?:\/\/\S+\/approvals\/([A-Za-z0-9_-]{43}))/.exec((await createTask()).text)
+  if (!link) throw new Error('create_task did not ask for approval')
+  secrets['approval id'] = link[2]!
+  const approver = suite.person('canary-person')
+  const approvals = approvalFlow(suite)
+  await approvals.signInFrom(approver, link[1]!)
+  expect((await approvals.decide(approver, link[1]!, 'Approve')).status).toBe(200)
+  const made = await createTask()
+  expect(made.text).toContain(`${canary} notes via the connector`)
 
   // The connections page: sign in, disconnect a second assistant there.
   const second = await suite.connect({

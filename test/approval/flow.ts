@@ -12,6 +12,7 @@ import { csrfOf, type ConnectorHarness, type Person } from '../support/connector
 
 export function approvalFlow(suite: ConnectorHarness) {
   const flow = {
+    ...approvalPages(suite),
     get approvals() {
       return suite.connector.parts.approvals
     },
@@ -48,6 +49,46 @@ export function approvalFlow(suite: ConnectorHarness) {
       }
     },
 
+    /**
+     * The decision form's CSRF token for `person`'s own session, as the connector would issue
+     * it: what someone who reached the form some other way would post.
+     */
+    formTokenOf(person: Person, approvalId: string) {
+      const cookie = person.cookies
+        .header(new URL(`${suite.url}/approvals/x`))
+        .split('; ')
+        .find((pair) => pair.startsWith('countersign_session='))
+      if (!cookie) throw new Error('not signed in')
+      const session = createHash('sha256')
+        .update(cookie.slice(cookie.indexOf('=') + 1))
+        .digest('hex')
+      return new FormTokens(suite.connector.parts.vault, 'approval').issue(
+        `approval ${session} ${approvalKey(approvalId)}`,
+      )
+    },
+
+    async statusOf(approvalId: string) {
+      const row = await suite.store.db
+        .selectFrom('approvals')
+        .select('status')
+        .where('id', '=', approvalKey(approvalId))
+        .executeTakeFirst()
+      return row?.status
+    },
+  }
+  return flow
+}
+
+/**
+ * The approval page as a person's browser drives it, on any connector (or several replicas behind
+ * one URL) whose provider is `site.sandbox`.
+ */
+export function approvalPages(site: {
+  readonly url: string
+  readonly sandbox: { readonly url: string }
+}) {
+  const suite = site
+  const pages = {
     /** GET as `person`: status, headers and the page. */
     async open(person: Person, url: string) {
       const res = await person.fetch('GET', url)
@@ -72,9 +113,9 @@ export function approvalFlow(suite: ConnectorHarness) {
 
     /** Opens the page, presses `button` with the page's CSRF token. */
     async decide(person: Person, url: string, button: 'Approve' | 'Decline') {
-      const page = await flow.open(person, url)
+      const page = await pages.open(person, url)
       expect(page.status).toBe(200)
-      return flow.post(person, url, { csrf: csrfOf(page.text), [button]: button })
+      return pages.post(person, url, { csrf: csrfOf(page.text), [button]: button })
     },
 
     /**
@@ -112,35 +153,8 @@ export function approvalFlow(suite: ConnectorHarness) {
       }
       throw new Error('too many steps')
     },
-
-    /**
-     * The decision form's CSRF token for `person`'s own session, as the connector would issue
-     * it: what someone who reached the form some other way would post.
-     */
-    formTokenOf(person: Person, approvalId: string) {
-      const cookie = person.cookies
-        .header(new URL(`${suite.url}/approvals/x`))
-        .split('; ')
-        .find((pair) => pair.startsWith('countersign_session='))
-      if (!cookie) throw new Error('not signed in')
-      const session = createHash('sha256')
-        .update(cookie.slice(cookie.indexOf('=') + 1))
-        .digest('hex')
-      return new FormTokens(suite.connector.parts.vault, 'approval').issue(
-        `approval ${session} ${approvalKey(approvalId)}`,
-      )
-    },
-
-    async statusOf(approvalId: string) {
-      const row = await suite.store.db
-        .selectFrom('approvals')
-        .select('status')
-        .where('id', '=', approvalKey(approvalId))
-        .executeTakeFirst()
-      return row?.status
-    },
   }
-  return flow
+  return pages
 }
 
 /** As `html` escapes text. */

@@ -9,10 +9,10 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { expect } from 'vitest'
-import type { ConnectorHarness } from '../support/connector.js'
 
 /**
- * The two assistants of the approval tests, each with a bearer token from the real flow:
+ * The two assistants of the approval tests, each at a service's MCP URL with a bearer token from
+ * the real flow:
  *
  * - the SDK v2 client under 2026-07-28, which may answer questions in its own interface: its
  *   `elicitation/create` handler is the person's answer (form or URL mode, as declared);
@@ -47,7 +47,7 @@ function recording(token: string, sent: SentCall[]): FetchLike {
 }
 
 export async function assistantV2(
-  suite: ConnectorHarness,
+  resource: string,
   token: string,
   answer: Answer | undefined,
   modes: { form?: boolean; url?: boolean } = { form: true, url: true },
@@ -64,22 +64,20 @@ export async function assistantV2(
     },
   )
   if (answer) client.setRequestHandler('elicitation/create', (request) => answer(request.params))
-  await client.connect(
-    new TransportV2(new URL(suite.resource('tasks')), { fetch: recording(token, sent) }),
-  )
-  return assistant(suite, token, sent, client)
+  await client.connect(new TransportV2(new URL(resource), { fetch: recording(token, sent) }))
+  return assistant(resource, token, sent, client)
 }
 
-export async function assistantV1(suite: ConnectorHarness, token: string): Promise<Assistant> {
+export async function assistantV1(resource: string, token: string): Promise<Assistant> {
   const sent: SentCall[] = []
   const client = new ClientV1({ name: 'approval-test-v1', version: '1.0.0' })
   await client.connect(
-    new TransportV1(new URL(suite.resource('tasks')), {
+    new TransportV1(new URL(resource), {
       fetch: recording(token, sent) as never,
     }),
   )
   expect(client.getServerVersion()?.name).toBe('countersign-tasks')
-  return assistant(suite, token, sent, client)
+  return assistant(resource, token, sent, client)
 }
 
 interface SentCall {
@@ -88,7 +86,7 @@ interface SentCall {
 }
 
 function assistant(
-  suite: ConnectorHarness,
+  resource: string,
   token: string,
   sent: SentCall[],
   client: {
@@ -102,24 +100,19 @@ function assistant(
     },
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,
-    resend: (body) => resend(suite, token, sent, body),
+    resend: (body) => resend(resource, token, sent, body),
     close: () => client.close(),
   }
 }
 
 /** A recorded (or made-up) body sent with the headers a call went with. */
-function resend(
-  suite: ConnectorHarness,
-  token: string,
-  sent: SentCall[],
-  body: Record<string, any>,
-) {
+function resend(resource: string, token: string, sent: SentCall[], body: Record<string, any>) {
   // A body made up from a recorded one goes with the headers of the latest call.
   const original = sent.find((s) => s.body === body) ?? sent.at(-1)
   const headers = new Headers(original?.headers)
   headers.set('authorization', `Bearer ${token}`)
   headers.delete('content-length')
-  return fetch(suite.resource('tasks'), {
+  return fetch(resource, {
     method: 'POST',
     headers,
     body: JSON.stringify({ ...body, id: 9_000 + sent.length }),

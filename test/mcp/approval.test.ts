@@ -16,6 +16,7 @@ import { taskFixtures } from './fixtures.js'
 const suite = connectorForSuite()
 const flow = approvalFlow(suite)
 const { seed, upstreamCalls } = taskFixtures(suite)
+const tasksMcp = () => suite.resource('tasks')
 
 let people = 0
 /** A person connected to tasks through the real flow, with a list of `tasks` tasks. */
@@ -63,7 +64,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
   it('create_task: the person is asked with the task and list by title, approves, and it is made once', async () => {
     const p = await connectedPerson()
     const asked: ElicitRequest['params'][] = []
-    const assistant = await assistantV2(suite, p.token, (params) => {
+    const assistant = await assistantV2(tasksMcp(), p.token, (params) => {
       asked.push(params)
       return approveInClient(params)
     })
@@ -89,7 +90,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
   it('the other auth-token changes: create_task_list, update_task, move_task, each asked and made', async () => {
     const p = await connectedPerson(3)
     const messages: string[] = []
-    const assistant = await assistantV2(suite, p.token, (params) => {
+    const assistant = await assistantV2(tasksMcp(), p.token, (params) => {
       messages.push(params.message)
       return approveInClient(params)
     })
@@ -127,7 +128,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
     ['answers "no"', { action: 'accept', content: { approve: false } } as const, /declined/],
   ])('the person %s: nothing is changed, and the result says so', async (_, answer, says) => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, () => answer)
+    const assistant = await assistantV2(tasksMcp(), p.token, () => answer)
     const { next } = await upstreamCalls()
     const result = await assistant.call('update_task', {
       tasklist: p.tasklist,
@@ -146,7 +147,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
   it('delete_task is approved on the page (URL elicitation), where the connector checks the person', async () => {
     const p = await connectedPerson()
     const opened: string[] = []
-    const assistant = await assistantV2(suite, p.token, async (params) => {
+    const assistant = await assistantV2(tasksMcp(), p.token, async (params) => {
       expect(params.mode).toBe('url')
       const { url } = params as { url: string }
       opened.push(url)
@@ -171,7 +172,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('delete_task is never approved on the client’s word: an "accept" without the page changes nothing', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, () => ({ action: 'accept' }))
+    const assistant = await assistantV2(tasksMcp(), p.token, () => ({ action: 'accept' }))
     const { next } = await upstreamCalls()
     const result = await assistant.call('delete_task', { tasklist: p.tasklist, task: p.ids[0] })
     expect(textOf(result)).toMatch(/Not approved yet\. Nothing was changed\./)
@@ -181,7 +182,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('a client that answers forms but does not open URLs is sent the link for delete_task', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, approveInClient, { form: true })
+    const assistant = await assistantV2(tasksMcp(), p.token, approveInClient, { form: true })
     const args = { tasklist: p.tasklist, task: p.ids[1] }
     const asked = await assistant.call('delete_task', args)
     const url = approvalLink(asked)
@@ -193,7 +194,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('a task changed after the person approved: nothing is changed, and the result says so', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, async (params) => {
+    const assistant = await assistantV2(tasksMcp(), p.token, async (params) => {
       await onThePage(p.person, (params as { url: string }).url, 'Approve')
       // Meanwhile, in another app, the task is renamed.
       await suite.sandboxRequest('PATCH', `/tasks/v1/lists/${p.tasklist}/tasks/${p.ids[0]}`, {
@@ -212,7 +213,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('a replayed answer (the same retry sent again) changes nothing more', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, approveInClient)
+    const assistant = await assistantV2(tasksMcp(), p.token, approveInClient)
     const args = { tasklist: p.tasklist, title: 'Only once' }
     expect((await assistant.call('create_task', args)).isError ?? false).toBe(false)
     const retry = assistant.sent.at(-1)!
@@ -229,7 +230,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('an answer sent back with other arguments approves nothing', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, () => ({ action: 'decline' }))
+    const assistant = await assistantV2(tasksMcp(), p.token, () => ({ action: 'decline' }))
     await assistant.call('create_task', { tasklist: p.tasklist, title: 'Asked about' })
     const first = assistant.sent[0]!
     // The first call's state, sent back with an approving answer and another title.
@@ -250,7 +251,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it('a forged or altered request state is refused before anything runs', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV2(suite, p.token, () => ({ action: 'decline' }))
+    const assistant = await assistantV2(tasksMcp(), p.token, () => ({ action: 'decline' }))
     await assistant.call('create_task', { tasklist: p.tasklist, title: 'Asked about' })
     const retry = assistant.sent[1]!
     const state = retry.params.requestState as string
@@ -277,7 +278,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)', () => {
   it('all eight tools: reads run, each change is approved on the page and runs when called again', async () => {
     const p = await connectedPerson(3)
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const approvedOnPage = async (name: string, args: Record<string, unknown>) => {
       const asked = await assistant.call(name, args)
       const url = approvalLink(asked)
@@ -331,7 +332,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('called again before the person decided: the same link, nothing changed', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, title: 'Wait for it' }
     const first = approvalLink(await assistant.call('create_task', args))
     const { next } = await upstreamCalls()
@@ -341,7 +342,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('declined on the page: the retry says so and changes nothing; the next call asks anew', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, task: p.ids[0] }
     const url = approvalLink(await assistant.call('delete_task', args))
     await onThePage(p.person, url, 'Decline')
@@ -358,7 +359,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('expired before the call came back: nothing changed, the person is asked again', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, title: 'Too late' }
     const url = approvalLink(await assistant.call('create_task', args))
     await onThePage(p.person, url, 'Approve')
@@ -377,7 +378,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('replayed: an approval runs one call; the same call again needs its own approval', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, title: 'Just one' }
     await onThePage(p.person, approvalLink(await assistant.call('create_task', args)), 'Approve')
     const done = await assistant.call('create_task', args)
@@ -390,7 +391,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('changed arguments: an approval of one title does not create another', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const url = approvalLink(
       await assistant.call('create_task', { tasklist: p.tasklist, title: 'Approved title' }),
     )
@@ -407,7 +408,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
 
   it('another person cannot approve it: their answer is refused, the call stays unapproved', async () => {
     const p = await connectedPerson()
-    const assistant = await assistantV1(suite, p.token)
+    const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, task: p.ids[0] }
     const url = approvalLink(await assistant.call('delete_task', args))
     const mallory = suite.person(`mallory-${people}`)

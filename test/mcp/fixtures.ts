@@ -4,7 +4,7 @@ import type { ConnectorHarness } from '../support/connector.js'
  * A person's tasks seeded directly at the provider, and the provider's request log: what the
  * tool tests set up and what they check was (or was not) sent upstream.
  */
-export function taskFixtures(suite: ConnectorHarness) {
+export function taskFixtures(suite: Pick<ConnectorHarness, 'sandboxRequest'>) {
   const fixtures = {
     /** A sandbox access token of the person's own, to seed and read their data at the provider. */
     async providerToken(user: string) {

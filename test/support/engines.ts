@@ -50,6 +50,11 @@ if (postgresProblem && process.env.CI !== 'true') {
 
 export function describeEachEngine(title: string, suite: (engine: EngineUnderTest) => void) {
   describe(`${title} [sqlite]`, () => suite(engineUnderTest('sqlite')))
+  describeOnPostgres(title, suite)
+}
+
+/** A suite on PostgreSQL alone (several replicas sharing one database, say). */
+export function describeOnPostgres(title: string, suite: (engine: EngineUnderTest) => void) {
   if (!postgresProblem) {
     describe(`${title} [postgres]`, () => suite(engineUnderTest('postgres')))
   } else if (process.env.CI === 'true') {

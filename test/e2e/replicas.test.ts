@@ -1,0 +1,106 @@
+import { expect, it } from 'vitest'
+import { approvalPages } from '../approval/flow.js'
+import { approvalLink, assistantV1, assistantV2, textOf } from '../mcp/approval-clients.js'
+import { taskFixtures } from '../mcp/fixtures.js'
+import { describeOnPostgres } from '../support/engines.js'
+import { replicasForSuite } from '../support/replicas.js'
+
+/**
+ * Two connector processes on one PostgreSQL, every request - the assistant's, the browser's, the
+ * provider's redirects back - handed to the other replica than the one before (DESIGN §5: no
+ * request may depend on reaching the same replica as an earlier one). The whole life of a
+ * connection runs through them: authorization, reads, changes asked about in the client and on
+ * the page, a decline, and the disconnect.
+ */
+
+describeOnPostgres('two replicas, alternating every request', (engine) => {
+  const replicas = replicasForSuite(() => engine.location())
+  const site = {
+    get url() {
+      return replicas.url
+    },
+    get sandbox() {
+      return replicas.sandbox
+    },
+  }
+  const pages = approvalPages(site)
+  const { seed, upstreamCalls } = taskFixtures({
+    sandboxRequest: (method, path, init) =>
+      replicas.flow.request(method, replicas.sandbox.url + path, init),
+  })
+  const tasksMcp = () => `${replicas.url}/tasks/mcp`
+
+  async function onThePage(person: ReturnType<typeof replicas.flow.person>, url: string) {
+    const page = await pages.open(person, url)
+    if (page.text.includes('/sign-in"')) await pages.signInFrom(person, url)
+    expect((await pages.decide(person, url, 'Approve')).status).toBe(200)
+  }
+
+  it('authorize, read, change with approval in the client and on the page, disconnect', async () => {
+    const person = replicas.flow.person('replica-user')
+    const client = await replicas.flow.registerClient({ client_name: 'Replica Assistant' })
+    const { tokens } = await replicas.flow.connect({ client, person, service: 'tasks' })
+    const { tasklist, ids, providerToken } = await seed(person.user, 2)
+    const token = tokens.access_token as string
+
+    // 2026-07-28, asked in the client: the question and its answer reach different replicas.
+    const modern = await assistantV2(tasksMcp(), token, () => ({
+      action: 'accept',
+      content: { approve: true },
+    }))
+    const listed = await modern.call('list_tasks', { tasklist })
+    expect((listed.structuredContent as any).items).toHaveLength(2)
+    const created = await modern.call('create_task', { tasklist, title: 'Made across replicas' })
+    expect(created.isError ?? false, textOf(created)).toBe(false)
+    expect(modern.sent.length).toBeGreaterThanOrEqual(3)
+
+    // Declined in the client: nothing is written, whichever replica hears it.
+    const refusing = await assistantV2(tasksMcp(), token, () => ({ action: 'decline' }))
+    const { next } = await upstreamCalls()
+    const declined = await refusing.call('update_task', { tasklist, task: ids[0], title: 'No' })
+    expect(textOf(declined)).toMatch(/declined/)
+    expect((await upstreamCalls(next)).writes).toEqual([])
+
+    // 2025-11-25, through the page: link from one replica, page and sign-in across both, retry.
+    const legacy = await assistantV1(tasksMcp(), token)
+    const args = { tasklist, task: ids[1] }
+    const url = approvalLink(await legacy.call('delete_task', args))
+    await onThePage(person, url)
+    const deleted = await legacy.call('delete_task', args)
+    expect(deleted.structuredContent).toMatchObject({ deleted: true, task: ids[1] })
+    // Used once: the same call again is asked about anew.
+    approvalLink(await legacy.call('delete_task', args))
+
+    const tasks = await replicas.flow.request(
+      'GET',
+      `${replicas.sandbox.url}/tasks/v1/lists/${tasklist}/tasks`,
+      {
+        token: providerToken,
+      },
+    )
+    expect(tasks.body.items.map((t: any) => t.title).sort()).toEqual([
+      'Made across replicas',
+      'Task 1',
+    ])
+
+    // The assistant disconnects; no replica accepts the token after that.
+    expect((await replicas.flow.revoke(client, token)).status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(tasksMcp(), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      })
+      expect(res.status).toBe(401)
+    }
+    // Both replicas did their share.
+    expect(Math.min(...replicas.served)).toBeGreaterThan(10)
+    expect(Math.abs(replicas.served[0]! - replicas.served[1]!)).toBeLessThanOrEqual(1)
+    await Promise.all([modern.close(), refusing.close(), legacy.close()])
+  }, 60_000)
+})

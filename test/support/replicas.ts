@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, request as forward, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
+import { AuthorizationFlow } from './authorization-flow.js'
+import type { StoreLocation } from './engines.js'
+
+/**
+ * Several connector processes on one database behind one public URL, as a deployment runs them
+ * (DESIGN §5: no request may depend on reaching the replica that served an earlier one): each
+ * replica is `npm start` in a child process (SANDBOX=0, the same VAULT_KEY and PUBLIC_URL), and a
+ * front in this process hands every request to the next replica in turn - strictly alternating,
+ * whatever the client, the browser or the page.
+ *
+ *   const it = replicasForSuite(() => engine.location())
+ *   const flow = it.flow  // the OAuth flow and people, against the front
+ */
+
+export interface Replicas {
+  /** The public URL: the front. */
+  readonly url: string
+  readonly sandbox: RunningSandbox
+  readonly flow: AuthorizationFlow
+  /** How many requests each replica was handed. */
+  readonly served: number[]
+}
+
+export function replicasForSuite(location: () => Promise<StoreLocation>, count = 2): Replicas {
+  const children: ChildProcess[] = []
+  const served = Array<number>(count).fill(0)
+  let sandbox: RunningSandbox | undefined
+  let front: Server | undefined
+  let url = ''
+  let dataDir: string | undefined
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, dataDir: ':memory:' })
+    const { databaseUrl } = await location()
+    if (!databaseUrl) throw new Error('replicas share a PostgreSQL database')
+    dataDir = await mkdtemp(join(tmpdir(), 'countersign-replicas-'))
+    const ports: number[] = []
+    let next = 0
+    front = createServer((req, res) => {
+      const replica = next++ % count
+      served[replica]! += 1
+      // The Host header goes as it came: the replicas check it against the public URL.
+      const out = forward(
+        {
+          host: '127.0.0.1',
+          port: ports[replica],
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
+          answer.pipe(res)
+        },
+      )
+      out.on('error', () => res.destroy())
+      req.pipe(out)
+    })
+    await new Promise<void>((resolve) => front!.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`
+    const vaultKey = randomBytes(32).toString('base64')
+    for (let i = 0; i < count; i++) {
+      const port = await freePort()
+      ports.push(port)
+      children.push(
+        await startReplica(port, {
+          SANDBOX: '0',
+          SANDBOX_PUBLIC_URL: sandbox.url,
+          PORT: String(port),
+          PUBLIC_URL: url,
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: join(dataDir, `replica-${i}`),
+          VAULT_KEY: vaultKey,
+          LOG_LEVEL: 'warn',
+        }),
+      )
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all(children.map(stop))
+    await new Promise((resolve) => (front ? front.close(resolve) : resolve(undefined)))
+    await sandbox?.close()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  const flow = new AuthorizationFlow({
+    get url() {
+      return url
+    },
+    get sandbox() {
+      if (!sandbox) throw new Error('the replicas are not started yet')
+      return sandbox
+    },
+  })
+  return {
+    get url() {
+      return url
+    },
+    get sandbox() {
+      if (!sandbox) throw new Error('the replicas are not started yet')
+      return sandbox
+    },
+    flow,
+    served,
+  }
+}
+
+async function startReplica(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (child.exitCode !== null) break
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    )
+    if (up) return child
+    await sleep(100)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`a replica did not start: ${stderr}`)
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}

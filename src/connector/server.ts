@@ -33,6 +33,8 @@ export interface ConnectorOptions {
   rateLimits?: RateLimitSettings
   /** The upstream client's fetch (tests). */
   fetch?: typeof fetch
+  /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
+  apiDeadlineMs?: number
 }
 
 /** The parts of a running connector, for the CLI's admin commands and for tests. */
@@ -154,7 +156,12 @@ function assemble(
     grants,
     upstream,
   })
-  const api = new UpstreamApi({ apiBase: config.upstream.apiBase, log, fetch: options.fetch })
+  const api = new UpstreamApi({
+    apiBase: config.upstream.apiBase,
+    log,
+    fetch: options.fetch,
+    deadlineMs: options.apiDeadlineMs,
+  })
   const audit = new AuditTrail(store)
   const approvals = new Approvals({
     store,

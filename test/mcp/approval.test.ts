@@ -1,5 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ElicitRequest } from '@modelcontextprotocol/client'
+import { quoted } from '../../src/services/tasks/wording.js'
 import { connectorForSuite } from '../support/connector.js'
 import { approvalFlow } from '../approval/flow.js'
 import { approvalLink, assistantV1, assistantV2, textOf, type Answer } from './approval-clients.js'
@@ -421,4 +423,34 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
     expect((await upstreamCalls(next)).writes).toEqual([])
     expect(await flow.statusOf(url.split('/').at(-1)!)).toBe('pending')
   })
+})
+
+describe('random change arguments', () => {
+  it('each call is either refused with what to fix, or asked about by name; nothing is written', async () => {
+    const p = await connectedPerson(1)
+    const assistant = await assistantV1(tasksMcp(), p.token)
+    const { next } = await upstreamCalls()
+    const text = fc.string({ minLength: 0, maxLength: 40, unit: 'binary' })
+    const call = fc.oneof(
+      fc.record({ name: fc.constant('create_task'), title: text, notes: fc.option(text) }),
+      fc.record({ name: fc.constant('update_task'), title: text, notes: fc.option(text) }),
+      fc.record({ name: fc.constant('create_task_list'), title: text, notes: fc.constant(null) }),
+    )
+    await fc.assert(
+      fc.asyncProperty(call, async ({ name, title, notes }) => {
+        const args: Record<string, unknown> = { title }
+        if (name !== 'create_task_list') args.tasklist = p.tasklist
+        if (name === 'update_task') args.task = p.ids[0]
+        if (notes !== null) args.notes = notes
+        const result = await assistant.call(name, args)
+        expect(result.isError, textOf(result)).toBe(true)
+        if (/^Invalid arguments/.test(textOf(result))) return
+        expect(approvalLink(result)).toMatch(`${suite.url}/approvals/`)
+        // The title as the person reads it: on one line, shortened, or "(untitled)".
+        if (name !== 'update_task') expect(textOf(result)).toContain(quoted(title))
+      }),
+      { numRuns: 40 },
+    )
+    expect((await upstreamCalls(next)).writes).toEqual([])
+  }, 60_000)
 })

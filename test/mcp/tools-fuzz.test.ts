@@ -4,9 +4,10 @@ import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { connectorForSuite } from '../support/connector.js'
 
 /**
- * Raw JSON-RPC bodies to /tasks/mcp, random and half-right: whatever comes in, the answer is a
- * JSON-RPC error or a result (an `isError` one, or a success with structured content), never a
- * 5xx, under both protocol revisions.
+ * Raw JSON-RPC bodies to /tasks/mcp, random and half-right, the five changes among them: whatever
+ * comes in, the answer is a JSON-RPC error or a result (an `isError` one, or a success with
+ * structured content), never a 5xx, under both protocol revisions; and with nobody approving,
+ * nothing is written at the provider.
  */
 
 const suite = connectorForSuite()
@@ -109,8 +110,17 @@ function messagesOf(contentType: string, text: string): unknown[] {
   return Array.isArray(parsed) ? parsed : [parsed]
 }
 
+/** The task API writes the sandbox received: none may come from calls nobody approved. */
+async function upstreamWrites() {
+  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
+  return (res.body as { method: string; path: string }[]).filter(
+    (entry) => entry.method !== 'GET' && entry.path.startsWith('/tasks/v1/'),
+  )
+}
+
 describe('random JSON-RPC bodies to /tasks/mcp', () => {
-  it('are answered with a JSON-RPC error or a result, never a 5xx', async () => {
+  it('are answered with a JSON-RPC error or a result, never a 5xx, and change nothing', async () => {
+    const writesBefore = (await upstreamWrites()).length
     await fc.assert(
       fc.asyncProperty(body, async (input) => {
         const res = await request(input)
@@ -140,5 +150,7 @@ describe('random JSON-RPC bodies to /tasks/mcp', () => {
       }),
       { numRuns: 300 },
     )
+    // Changes among them were asked about, never approved: the provider saw no write.
+    expect((await upstreamWrites()).length).toBe(writesBefore)
   }, 120_000)
 })

@@ -223,7 +223,7 @@ interface Child {
 }
 
 /** `script <command>` (the CLI) in its own Node process (no tsx wrapper process), once healthy. */
-async function startChild(
+export async function startChild(
   children: ChildProcess[],
   command: string,
   port: number,
@@ -254,7 +254,7 @@ async function startChild(
   throw new Error(`${command} did not start: ${stderr}`)
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     child.once('exit', () => resolve())
@@ -276,7 +276,7 @@ function rssMb(pid: number): number {
   return kb / 1024
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)

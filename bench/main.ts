@@ -1,8 +1,10 @@
 import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
+import { benchSearch } from './search.js'
 
 /** `npm run bench`: every figure of DESIGN §7 that exists so far, one JSON object a line. */
 await benchSandboxTasks()
 await benchConnectorTools()
 await benchMcpHandler()
+await benchSearch()

@@ -8,6 +8,7 @@ import type { FaultBook } from './control/faults.js'
 import type { RequestLog } from './control/request-log.js'
 import type { SandboxConfig } from './config.js'
 import type { SandboxDb } from './db/open.js'
+import { searchRoutes } from './search/routes.js'
 import { taskRoutes } from './tasks/routes.js'
 import { webRoutes } from './web/routes.js'
 import {
@@ -55,6 +56,7 @@ export function createSandboxApp(state: SandboxState): Hono<SandboxEnv> {
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
   app.route('/_sandbox', controlRoutes())
   app.route('/tasks/v1', taskRoutes())
+  app.route('/search', searchRoutes())
   app.route('/', oauthRoutes())
   app.route('/account', accountRoutes())
   app.route('/web', webRoutes())

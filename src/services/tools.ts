@@ -1,13 +1,14 @@
 import type { ServiceName } from './catalog.js'
 import type { ToolDefinition } from './definition.js'
+import { SEARCH_TOOLS } from './search/index.js'
 import { TASK_TOOLS } from './tasks/index.js'
 
 /**
  * Every service's tool definitions, the single source the MCP layer builds its endpoints from.
- * Search and analytics have none yet: their endpoints list no tools.
+ * Analytics has none yet: its endpoint lists no tools.
  */
 export const SERVICE_TOOLS: Readonly<Record<ServiceName, readonly ToolDefinition[]>> = {
   tasks: TASK_TOOLS,
-  search: [],
+  search: SEARCH_TOOLS,
   analytics: [],
 }

@@ -68,6 +68,7 @@ export function controlRoutes() {
         'tasks',
         'task_lists',
         'surface_items',
+        'search_sitemaps',
         'oauth_tokens',
         'oauth_grants',
         'oauth_codes',

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { searchSitemapsMigration } from './search-sitemaps.js'
 
 /** Migrations are code, applied in key order; a migration once shipped never changes. */
 const migrations: Record<string, Migration> = {
@@ -125,6 +126,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('oauth_tokens').addColumn('scopes', 'text').execute()
     },
   },
+  '0003_search_sitemaps': searchSitemapsMigration,
 }
 
 export const sandboxMigrations: MigrationProvider = {

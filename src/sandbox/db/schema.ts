@@ -10,6 +10,7 @@ export interface SandboxDatabase {
   oauth_grants: OAuthGrantTable
   oauth_tokens: OAuthTokenTable
   sessions: SessionTable
+  search_sitemaps: SearchSitemapTable
 }
 
 export interface UserTable {
@@ -100,4 +101,14 @@ export interface SessionTable {
   session_hash: string
   user_id: string
   created: string
+}
+
+/** A sitemap submitted to a site of the search-performance API; seeded ones are not stored. */
+export interface SearchSitemapTable {
+  user_id: string
+  site_url: string
+  /** The sitemap's URL (the API's feedpath). */
+  path: string
+  /** RFC 3339 time of the latest submission. */
+  submitted: string
 }

@@ -1,0 +1,95 @@
+/**
+ * Days as Search Console counts them: calendar dates in Pacific Time. A day is a number (days
+ * since 1970-01-01), so ranges are arithmetic; it is turned back into YYYY-MM-DD for keys.
+ */
+
+export const PACIFIC = 'America/Los_Angeles'
+const DAY_MS = 86_400_000
+
+/** How many months of data a site has, as the real service keeps. */
+export const HISTORY_MONTHS = 16
+/** Final data ends this many days before today; `all` also has the days after it. */
+export const FINAL_DELAY_DAYS = 3
+/** Hourly data (dimension `hour`) covers today and the nine days before it. */
+export const HOURLY_DAYS = 10
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** The day number of a real YYYY-MM-DD date, or undefined (2026-02-30 is not a date). */
+export function parseDay(text: string): number | undefined {
+  const m = DATE.exec(text)
+  if (!m) return undefined
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  // setUTCFullYear: Date.UTC would read years 0-99 as 1900-1999.
+  const back = new Date(Date.UTC(2000, month - 1, day))
+  back.setUTCFullYear(year)
+  const ms = back.getTime()
+  if (
+    back.getUTCFullYear() !== year ||
+    back.getUTCMonth() !== month - 1 ||
+    back.getUTCDate() !== day
+  )
+    return undefined
+  return ms / DAY_MS
+}
+
+export function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10)
+}
+
+const wallClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: PACIFIC,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** Today's day and the current hour, in Pacific Time. */
+export function pacificNow(now = Date.now()): { day: number; hour: number } {
+  const parts = Object.fromEntries(wallClock.formatToParts(now).map((p) => [p.type, p.value]))
+  return {
+    day: parseDay(`${parts.year}-${parts.month}-${parts.day}`)!,
+    hour: Number(parts.hour),
+  }
+}
+
+/** The first day of the history that ends `today`: the same date 16 months before. */
+export function historyStart(today: number): number {
+  const d = new Date(today * DAY_MS)
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - HISTORY_MONTHS, d.getUTCDate())
+  return start / DAY_MS
+}
+
+const offsetFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: PACIFIC,
+  timeZoneName: 'longOffset',
+  hour: '2-digit',
+  hourCycle: 'h23',
+})
+const offsets = new Map<string, string>()
+
+/**
+ * An hour's key as the real API gives it: local Pacific time with its offset,
+ * `2026-11-20T14:00:00-08:00`. The offset is the one in force at that hour (DST aware).
+ */
+export function hourKey(day: number, hour: number): string {
+  const local = `${isoDay(day)}T${String(hour).padStart(2, '0')}:00:00`
+  let offset = offsets.get(local)
+  if (offset === undefined) {
+    offset = '-08:00'
+    for (const guess of [8, 7]) {
+      const instant = day * DAY_MS + (hour + guess) * 3_600_000
+      const parts = offsetFormat.formatToParts(instant)
+      const shown = Number(parts.find((p) => p.type === 'hour')?.value)
+      if (shown === hour) {
+        offset = (parts.find((p) => p.type === 'timeZoneName')?.value ?? 'GMT-08:00').slice(3)
+        break
+      }
+    }
+    if (offsets.size > 10_000) offsets.clear()
+    offsets.set(local, offset)
+  }
+  return local + offset
+}

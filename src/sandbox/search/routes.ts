@@ -1,0 +1,94 @@
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import type { SandboxEnv } from '../app.js'
+import { requireAccess } from '../auth/bearer.js'
+import { readBody, readQuery } from '../tasks/request.js'
+import { pacificNow } from './analytics/calendar.js'
+import { runQuery } from './analytics/engine.js'
+import { analyticsQuery, queryBody } from './analytics/request.js'
+import { siteFacts } from './analytics/store.js'
+import { inspectBody, inspectUrl } from './inspection.js'
+import { showInspection } from './inspection-page.js'
+import { ownedSite, ownedSites, PERMISSION_LEVEL } from './sites.js'
+import { getSitemap, listSitemaps, submitSitemap } from './sitemaps.js'
+
+type Ctx = Context<SandboxEnv>
+
+const noQuery = z.object({})
+const sitemapsQuery = z.object({ sitemapIndex: z.string().min(1).max(2048).optional() })
+
+/** The site of the path, if the caller owns it (`{siteUrl}` arrives as one encoded segment). */
+const siteOf = (c: Ctx, user: string) => ownedSite(user, c.req.param('siteUrl')!)
+
+/**
+ * The search-performance API (DESIGN §4, §4.2), modeled on the real Search Console API at the
+ * seed's paths, mounted at `/search`: the API under `/v1`, and the page an inspection's
+ * `inspectionResultLink` opens. Reads accept webmasters.readonly or webmasters; submitting a
+ * sitemap needs webmasters.
+ */
+export function searchRoutes() {
+  const search = new Hono<SandboxEnv>()
+  const api = new Hono<SandboxEnv>()
+
+  api.get('/sites', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    readQuery(c, noQuery)
+    return c.json({
+      siteEntry: ownedSites(user).map((siteUrl) => ({
+        siteUrl,
+        permissionLevel: PERMISSION_LEVEL,
+      })),
+    })
+  })
+
+  api.get('/sites/:siteUrl', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    readQuery(c, noQuery)
+    const site = siteOf(c, user)
+    return c.json({ siteUrl: site.siteUrl, permissionLevel: PERMISSION_LEVEL })
+  })
+
+  api.get('/sites/:siteUrl/sitemaps', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    const { sitemapIndex } = readQuery(c, sitemapsQuery)
+    return c.json(await listSitemaps(c.var.sandbox.db, user, siteOf(c, user), sitemapIndex))
+  })
+
+  api.get('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    readQuery(c, noQuery)
+    return c.json(
+      await getSitemap(c.var.sandbox.db, user, siteOf(c, user), c.req.param('feedpath')),
+    )
+  })
+
+  // The real API answers a submission with 204 and no body.
+  api.put('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'write')
+    readQuery(c, noQuery)
+    await submitSitemap(c.var.sandbox.db, user, siteOf(c, user), c.req.param('feedpath'))
+    return c.body(null, 204)
+  })
+
+  api.post('/inspect-url', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    readQuery(c, noQuery)
+    const body = await readBody(c, inspectBody, 'inspection request')
+    const site = ownedSite(user, body.siteUrl)
+    return c.json(inspectUrl(user, site, body.inspectionUrl, c.var.sandbox.config.publicUrl))
+  })
+
+  api.post('/sites/:siteUrl/search-analytics', async (c) => {
+    const { user } = await requireAccess(c, 'webmasters', 'read')
+    readQuery(c, noQuery)
+    const site = siteOf(c, user)
+    const body = await readBody(c, queryBody, 'search analytics query')
+    const now = Date.now()
+    const query = analyticsQuery(body, pacificNow(now).day)
+    return c.json(runQuery(siteFacts(user, site.siteUrl, query.type, now), query))
+  })
+
+  search.route('/v1', api)
+  search.get('/inspect', showInspection)
+  return search
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod'
+import type { ChangeDescription, ProviderReader } from '../definition.js'
+import { moment, oneLine, shortened } from '../tasks/wording.js'
+import { site as siteSchema, sitemapsList } from './resources.js'
+import { siteCovers } from './sites.js'
+
+/**
+ * How a sitemap submission reads to the person who approves it (DESIGN §5): the sitemap and the
+ * site by their addresses, what the site covers, and whether it was submitted before. The site
+ * and its sitemaps are read from the provider just before asking, which also confirms the site
+ * is the person's before they are asked anything.
+ */
+
+/** Addresses are shown whole up to this length: a person must see which URL they approve. */
+const URL_SHOWN = 200
+
+const quotedUrl = (url: string) => `"${shortened(oneLine(url), URL_SHOWN)}"`
+
+async function read<S extends z.ZodType>(
+  provider: ProviderReader,
+  schema: S,
+  what: string,
+  path: string,
+  params: Record<string, string>,
+): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await provider.get(path, params))
+  if (!parsed.success)
+    throw new Error(`The provider's answer for ${what} is not one: the change cannot be shown.`)
+  return parsed.data
+}
+
+export async function describeSubmitSitemap(
+  args: { siteUrl: string; feedpath: string },
+  provider: ProviderReader,
+): Promise<ChangeDescription> {
+  const params = { siteUrl: args.siteUrl }
+  const [site, sitemaps] = await Promise.all([
+    read(provider, siteSchema, 'a site', '/sites/{siteUrl}', params),
+    read(provider, sitemapsList, 'the sitemaps of a site', '/sites/{siteUrl}/sitemaps', params),
+  ])
+  const before = sitemaps.sitemap?.find((s) => s.path === args.feedpath)
+  const last = before?.lastSubmitted ? `, last on ${moment(before.lastSubmitted)}` : ''
+  return {
+    summary: `Submit sitemap ${quotedUrl(args.feedpath)} for site ${quotedUrl(site.siteUrl)}?`,
+    details: [
+      { label: 'Sitemap', value: quotedUrl(args.feedpath) },
+      { label: 'Site', value: `${quotedUrl(site.siteUrl)} (${siteCovers(oneLine(site.siteUrl))})` },
+      {
+        label: 'Submitted before',
+        value: before
+          ? `yes${last}: Google is asked to read it again`
+          : 'no: this is its first submission',
+      },
+      {
+        label: 'What happens',
+        value:
+          'Google fetches the sitemap and crawls the pages it lists; nothing on the site changes',
+      },
+    ],
+  }
+}

@@ -1,0 +1,286 @@
+import { z } from 'zod'
+import type { ToolDefinition } from '../definition.js'
+import { toolInput } from '../tasks/inputs.js'
+import { describeSubmitSitemap } from './describe.js'
+import {
+  AGGREGATIONS,
+  DATA_STATES,
+  date,
+  DIMENSIONS,
+  enums,
+  filterGroup,
+  onSiteCheck,
+  pageUrl,
+  rowLimit,
+  SEARCH_TYPES,
+  siteUrl,
+  startRow,
+} from './inputs.js'
+import {
+  analyticsAnswer,
+  inspection,
+  site,
+  sitemapsList,
+  sitesList,
+  submittedSitemap,
+} from './resources.js'
+
+/**
+ * The search-performance service: the seed's six tools, in the order of its tool table, modeled
+ * on the real Search Console API. Reads need `webmasters.readonly`; submit_sitemap needs
+ * `webmasters` and the person's approval of each call (access mode auth-token).
+ */
+
+const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) => tool
+
+const READ = { readOnlyHint: true, idempotentHint: true } as const
+
+const SITES =
+  'siteUrl is a site exactly as list_sites gives it: a URL-prefix site ends with "/" (https://www.example.com/; http and https, www and no www, are different sites), a domain property is sc-domain:example.com (every host of the domain, http and https).'
+
+const siteField = siteUrl().describe(
+  'The site, exactly as list_sites gives it: https://www.example.com/ (with the trailing slash) or sc-domain:example.com.',
+)
+
+export const getSite = define({
+  service: 'search',
+  name: 'get_site',
+  title: 'Read a site',
+  description: [
+    'Read one of the person’s sites in Search Console: its siteUrl and the person’s permissionLevel (siteOwner, siteFullUser, siteRestrictedUser, siteUnverifiedUser).',
+    SITES,
+    'A site that is not the person’s, or is spelled differently from list_sites, is refused as a permission error.',
+  ].join(' '),
+  method: 'GET',
+  path: '/sites/{siteUrl}',
+  input: toolInput('get_site', { siteUrl: siteField }),
+  query: [],
+  body: 'none',
+  output: site,
+  scope: 'webmasters.readonly',
+  idempotent: true,
+  annotations: READ,
+})
+
+export const inspectUrl = define({
+  service: 'search',
+  name: 'inspect_url',
+  title: 'Check how a page is indexed',
+  description: [
+    'Check what Google’s index knows of one URL of a site: indexStatusResult.verdict PASS means indexed, NEUTRAL excluded, FAIL an error;',
+    'coverageState says it in words ("Submitted and indexed", "Crawled - currently not indexed", ...), with the last crawl time, the robots.txt and fetch states, the canonical Google chose and the one the page declares, and the sitemaps and pages that refer to it;',
+    'mobileUsabilityResult and, where the page has any, richResultsResult.',
+    'inspectionUrl must be a full URL within siteUrl: under the prefix of a URL-prefix site, or on the domain (any subdomain) of an sc-domain: property.',
+    'This reads the index; it does not ask Google to crawl or index anything.',
+  ].join(' '),
+  method: 'POST',
+  path: '/inspect-url',
+  input: toolInput('inspect_url', {
+    inspectionUrl: pageUrl('inspectionUrl', 'the full URL to inspect').describe(
+      'The full URL to inspect, within siteUrl, such as https://www.example.com/blog/post.',
+    ),
+    siteUrl: siteField,
+    languageCode: z
+      .string({ error: 'languageCode must be a string' })
+      .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, {
+        error: 'languageCode must be a BCP-47 language code, such as "en-US" or "de-CH"',
+      })
+      .optional()
+      .describe('Language of the issue messages, as BCP-47 (default "en-US").'),
+  }).superRefine(onSiteCheck('inspectionUrl')),
+  query: [],
+  body: 'rest',
+  output: inspection,
+  scope: 'webmasters.readonly',
+  idempotent: true,
+  annotations: READ,
+})
+
+export const listSitemaps = define({
+  service: 'search',
+  name: 'list_sitemaps',
+  title: 'List sitemaps',
+  description: [
+    'List the sitemaps submitted for a site: for each, its URL (path), when it was last submitted and downloaded, whether Google has still to process it (isPending), its type, its errors and warnings, and how many URLs it lists by content type (counts are strings).',
+    'With sitemapIndex (the URL of one of the site’s sitemap indexes, isSitemapsIndex true), list the sitemaps that index holds instead.',
+    'An answer without "sitemap" means none.',
+    SITES,
+  ].join(' '),
+  method: 'GET',
+  path: '/sites/{siteUrl}/sitemaps',
+  input: toolInput('list_sitemaps', {
+    siteUrl: siteField,
+    sitemapIndex: pageUrl('sitemapIndex', 'the URL of a sitemap index')
+      .optional()
+      .describe(
+        'The URL of a sitemap index of the site: list the sitemaps it holds. Omit for the submitted sitemaps.',
+      ),
+  }).superRefine(onSiteCheck('sitemapIndex')),
+  query: ['sitemapIndex'],
+  body: 'none',
+  output: sitemapsList,
+  scope: 'webmasters.readonly',
+  idempotent: true,
+  annotations: READ,
+})
+
+export const listSites = define({
+  service: 'search',
+  name: 'list_sites',
+  title: 'List sites',
+  description: [
+    'List the person’s sites (properties) in Search Console, with their permission level.',
+    'Use a siteUrl from here unchanged in the other tools. A URL-prefix site ends with "/" (https://www.example.com/) and holds the addresses that start with it; a domain property is sc-domain:example.com and holds every host of the domain, http and https.',
+    'An answer without "siteEntry" means the person has no sites.',
+  ].join(' '),
+  method: 'GET',
+  path: '/sites',
+  input: toolInput('list_sites', {}),
+  query: [],
+  body: 'none',
+  output: sitesList,
+  scope: 'webmasters.readonly',
+  idempotent: true,
+  annotations: READ,
+})
+
+const DATA_DELAY =
+  'Data is final only up to about 3 days ago: the default dataState "final" leaves the last 2-3 days out; "all" includes fresh data that may still change (metadata.first_incomplete_date says from when), "hourly_all" is needed for the hour dimension (the last 10 days only).'
+
+export const querySearchAnalytics = define({
+  service: 'search',
+  name: 'query_search_analytics',
+  title: 'Query search performance',
+  description: [
+    'Clicks, impressions, click-through rate and average position of a site in Google Search over a date range, grouped by dimensions (query, page, country, device, searchAppearance, date, hour) and filtered.',
+    'startDate and endDate are YYYY-MM-DD in Pacific Time, both included; data goes back 16 months.',
+    DATA_DELAY,
+    'Each row has keys (the values of the dimensions, in the order asked), clicks, impressions, ctr (a fraction from 0 to 1, not a percentage: 0.05 is 5%) and position (the average position, impression-weighted; 1 is the top, lower is better). Without dimensions the one row is the totals.',
+    'Rows come sorted by clicks, highest first. Paging: at most rowLimit rows (1 to 25,000, default 1,000) from startRow (counting from 0); for the next page call again with startRow increased by rowLimit, until an answer has no rows. An answer without rows means no data.',
+    'dimensionFilterGroups: groups of filters that must all match, each comparing query, page, country (ISO 3166-1 alpha-3 in lowercase, such as usa), device (DESKTOP, MOBILE, TABLET) or searchAppearance with equals (default), notEquals, contains, notContains (ignoring case), includingRegex or excludingRegex (RE2: no lookaround, no backreferences). Filtering by a dimension does not need grouping by it.',
+    'searchAppearance is grouped alone: to break one appearance down, filter by it and group by other dimensions.',
+    'type is the search surface: web (default), image, video, news, discover, googleNews; discover and googleNews have no queries.',
+    'aggregationType: auto (default) counts by page when grouping or filtering by page, else by property; byProperty cannot be used with page; byNewsShowcasePanel needs type discover or googleNews and a filter searchAppearance equals NEWS_SHOWCASE.',
+    SITES,
+  ].join(' '),
+  method: 'POST',
+  path: '/sites/{siteUrl}/search-analytics',
+  input: toolInput('query_search_analytics', {
+    siteUrl: siteField,
+    startDate: date('startDate').describe('First day, YYYY-MM-DD (Pacific Time), included.'),
+    endDate: date('endDate').describe(
+      'Last day, YYYY-MM-DD (Pacific Time), included; on or after startDate.',
+    ),
+    dimensions: z
+      .array(enums.oneOf('dimensions', DIMENSIONS), {
+        error: 'dimensions must be a list of dimension names',
+      })
+      .max(DIMENSIONS.length, { error: 'dimensions can name each dimension once' })
+      .optional()
+      .describe('Group by these, in this order (each row’s keys follow it). Omit for totals.'),
+    type: enums
+      .oneOf('type', SEARCH_TYPES)
+      .optional()
+      .describe('Search surface: web (default), image, video, news, discover or googleNews.'),
+    dimensionFilterGroups: z
+      .array(filterGroup, { error: 'dimensionFilterGroups must be a list of filter groups' })
+      .max(20, { error: 'dimensionFilterGroups holds at most 20 groups' })
+      .optional()
+      .describe(
+        'Filters, as [{"filters":[{"dimension":"query","operator":"contains","expression":"shoes"}]}]; every filter of every group must match.',
+      ),
+    aggregationType: enums
+      .oneOf('aggregationType', AGGREGATIONS)
+      .optional()
+      .describe('auto (default), byPage, byProperty or byNewsShowcasePanel.'),
+    rowLimit: rowLimit().optional().describe('Rows per answer, 1 to 25,000 (default 1,000).'),
+    startRow: startRow()
+      .optional()
+      .describe('Index of the first row, from 0 (default 0): add rowLimit for the next page.'),
+    dataState: enums
+      .oneOf('dataState', DATA_STATES)
+      .optional()
+      .describe(
+        'final (default: settled data, ends ~3 days ago), all (with fresh data) or hourly_all (for the hour dimension).',
+      ),
+  }).superRefine((args, ctx) => {
+    const fail = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message })
+    if (args.startDate > args.endDate)
+      fail(
+        'startDate',
+        `startDate ${args.startDate} is after endDate ${args.endDate}: give a startDate on or before endDate`,
+      )
+    const dims = args.dimensions ?? []
+    const repeated = dims.find((d, i) => dims.indexOf(d) !== i)
+    if (repeated)
+      fail('dimensions', `dimensions names "${repeated}" twice: give each dimension once`)
+    if (dims.includes('searchAppearance') && dims.length > 1)
+      fail(
+        'dimensions',
+        'searchAppearance cannot be grouped with other dimensions: group by it alone, then filter by one appearance and group by the others',
+      )
+    if (dims.includes('hour') && args.dataState !== 'hourly_all')
+      fail('dataState', 'grouping by hour needs dataState "hourly_all"')
+    const filters = (args.dimensionFilterGroups ?? []).flatMap((g) => g.filters)
+    const byPage = dims.includes('page') || filters.some((f) => f.dimension === 'page')
+    if (args.aggregationType === 'byProperty' && byPage)
+      fail(
+        'aggregationType',
+        '"byProperty" cannot be used when grouping or filtering by page: use "auto" or "byPage"',
+      )
+    if (args.aggregationType === 'byNewsShowcasePanel') {
+      if (args.type !== 'discover' && args.type !== 'googleNews')
+        fail('aggregationType', '"byNewsShowcasePanel" needs type "discover" or "googleNews"')
+      const showcase = filters.some(
+        (f) =>
+          f.dimension === 'searchAppearance' &&
+          (f.operator ?? 'equals') === 'equals' &&
+          f.expression === 'NEWS_SHOWCASE',
+      )
+      if (!showcase)
+        fail(
+          'aggregationType',
+          '"byNewsShowcasePanel" needs a filter: searchAppearance equals "NEWS_SHOWCASE"',
+        )
+    }
+  }),
+  query: [],
+  body: 'rest',
+  output: analyticsAnswer,
+  scope: 'webmasters.readonly',
+  // A query changes nothing: sending it again when an answer is lost is safe.
+  idempotent: true,
+  annotations: READ,
+})
+
+export const submitSitemap = define({
+  service: 'search',
+  name: 'submit_sitemap',
+  title: 'Submit a sitemap',
+  description: [
+    'Submit a sitemap for a site, so that Google fetches it and crawls the pages it lists. Nothing on the site itself changes.',
+    'feedpath is the sitemap’s full URL, within siteUrl: under the prefix of a URL-prefix site, or on any host of an sc-domain: property.',
+    'Submitting a sitemap again is fine: Google is asked to fetch it again. list_sitemaps then shows it, pending until Google has read it.',
+    SITES,
+    'The person is shown the sitemap and the site, and it is submitted only after they approve; if they decline, nothing is submitted.',
+  ].join(' '),
+  method: 'PUT',
+  path: '/sites/{siteUrl}/sitemaps/{feedpath}',
+  input: toolInput('submit_sitemap', {
+    siteUrl: siteField,
+    feedpath: pageUrl('feedpath', 'the sitemap’s full URL').describe(
+      'The sitemap’s full URL, such as https://www.example.com/sitemap.xml.',
+    ),
+  }).superRefine(onSiteCheck('feedpath')),
+  query: [],
+  body: 'none',
+  output: submittedSitemap,
+  // The provider answers 204 without a body: the result names what was submitted.
+  answerWithoutBody: ({ siteUrl, feedpath }) => ({ siteUrl, feedpath, submitted: true }),
+  scope: 'webmasters',
+  // Submitting again only asks Google to read the sitemap again: a lost answer may be retried.
+  idempotent: true,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  approval: { mode: 'auth-token', describe: describeSubmitSitemap },
+})

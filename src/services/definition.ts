@@ -75,6 +75,23 @@ export interface ProviderReader {
   get(path: string, pathParams: Record<string, string>): Promise<unknown>
 }
 
+/**
+ * One resource read through `provider`, checked against its schema: a change cannot be shown to
+ * the person from an answer that is not what it should be. `what` names it in the error.
+ */
+export async function readResource<S extends z.ZodType>(
+  provider: ProviderReader,
+  schema: S,
+  what: string,
+  path: string,
+  params: Record<string, string>,
+): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await provider.get(path, params))
+  if (!parsed.success)
+    throw new Error(`The provider's answer for ${what} is not one: the change cannot be shown.`)
+  return parsed.data
+}
+
 /** The path parameters a definition's path names, in order. */
 export const pathParamsOf = (path: string): string[] =>
   [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!)

@@ -17,7 +17,7 @@ import { taskFixtures } from './fixtures.js'
 
 const suite = connectorForSuite()
 const flow = approvalFlow(suite)
-const { seed, upstreamCalls } = taskFixtures(suite)
+const { seed, upstreamCalls, auditOf } = taskFixtures(suite)
 const tasksMcp = () => suite.resource('tasks')
 
 let people = 0
@@ -31,19 +31,6 @@ async function connectedPerson(tasks = 2) {
 }
 
 const approveInClient: Answer = () => ({ action: 'accept', content: { approve: true } })
-
-/** The trail of a grant's changes: "decision tool status". */
-async function auditOf(grantId: string) {
-  const rows = await suite.store.db
-    .selectFrom('audit_events')
-    .select(['decision', 'tool', 'upstream_status'])
-    .where('grant_id', '=', grantId)
-    .orderBy('at')
-    .execute()
-  return rows.map((r) =>
-    [r.decision, r.tool, r.upstream_status].filter((x) => x !== null).join(' '),
-  )
-}
 
 async function tasksOf(token: string, tasklist: string) {
   const res = await suite.sandboxRequest('GET', `/tasks/v1/lists/${tasklist}/tasks`, { token })

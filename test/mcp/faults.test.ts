@@ -15,7 +15,7 @@ import { taskFixtures } from './fixtures.js'
 const DEADLINE_MS = 1_500
 const suite = connectorForSuite({ options: { apiDeadlineMs: DEADLINE_MS } })
 const flow = approvalFlow(suite)
-const { seed, upstreamCalls } = taskFixtures(suite)
+const { seed, upstreamCalls, auditOf } = taskFixtures(suite)
 
 let people = 0
 async function connected() {
@@ -31,18 +31,6 @@ async function connected() {
 
 const fault = (json: Record<string, unknown>) =>
   suite.sandboxRequest('POST', '/_sandbox/faults', { json })
-
-async function auditOf(grantId: string) {
-  const rows = await suite.store.db
-    .selectFrom('audit_events')
-    .select(['decision', 'tool', 'upstream_status'])
-    .where('grant_id', '=', grantId)
-    .orderBy('at')
-    .execute()
-  return rows.map((r) =>
-    [r.decision, r.tool, r.upstream_status].filter((x) => x !== null).join(' '),
-  )
-}
 
 describe('faults under the tools', () => {
   // First: the faults below open the provider's circuit breaker, after which no call is sent.

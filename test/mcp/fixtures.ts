@@ -4,7 +4,9 @@ import type { ConnectorHarness } from '../support/connector.js'
  * A person's tasks seeded directly at the provider, and the provider's request log: what the
  * tool tests set up and what they check was (or was not) sent upstream.
  */
-export function taskFixtures(suite: Pick<ConnectorHarness, 'sandboxRequest'>) {
+export function taskFixtures(
+  suite: Pick<ConnectorHarness, 'sandboxRequest'> & Partial<Pick<ConnectorHarness, 'store'>>,
+) {
   const fixtures = {
     /** A sandbox access token of the person's own, to seed and read their data at the provider. */
     async providerToken(user: string) {
@@ -31,6 +33,20 @@ export function taskFixtures(suite: Pick<ConnectorHarness, 'sandboxRequest'>) {
         ids.unshift(res.body.id)
       }
       return { tasklist: list.body.id as string, ids, providerToken: token }
+    },
+
+    /** The audit trail of a grant's changes, oldest first: "decision tool status". */
+    async auditOf(grantId: string) {
+      if (!suite.store) throw new Error('no store to read the audit trail from')
+      const rows = await suite.store.db
+        .selectFrom('audit_events')
+        .select(['decision', 'tool', 'upstream_status'])
+        .where('grant_id', '=', grantId)
+        .orderBy('at')
+        .execute()
+      return rows.map((r) =>
+        [r.decision, r.tool, r.upstream_status].filter((x) => x !== null).join(' '),
+      )
     },
 
     /** The task API calls the sandbox received since `from` (an index into its request log). */

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import type { ChangeDescription, ProviderReader } from '../definition.js'
+import { readResource, type ChangeDescription, type ProviderReader } from '../definition.js'
 import { moment, oneLine, shortened } from '../tasks/wording.js'
 import { site as siteSchema, sitemapsList } from './resources.js'
 import { siteCovers } from './sites.js'
@@ -16,27 +15,20 @@ const URL_SHOWN = 200
 
 const quotedUrl = (url: string) => `"${shortened(oneLine(url), URL_SHOWN)}"`
 
-async function read<S extends z.ZodType>(
-  provider: ProviderReader,
-  schema: S,
-  what: string,
-  path: string,
-  params: Record<string, string>,
-): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await provider.get(path, params))
-  if (!parsed.success)
-    throw new Error(`The provider's answer for ${what} is not one: the change cannot be shown.`)
-  return parsed.data
-}
-
 export async function describeSubmitSitemap(
   args: { siteUrl: string; feedpath: string },
   provider: ProviderReader,
 ): Promise<ChangeDescription> {
   const params = { siteUrl: args.siteUrl }
   const [site, sitemaps] = await Promise.all([
-    read(provider, siteSchema, 'a site', '/sites/{siteUrl}', params),
-    read(provider, sitemapsList, 'the sitemaps of a site', '/sites/{siteUrl}/sitemaps', params),
+    readResource(provider, siteSchema, 'a site', '/sites/{siteUrl}', params),
+    readResource(
+      provider,
+      sitemapsList,
+      'the sitemaps of a site',
+      '/sites/{siteUrl}/sitemaps',
+      params,
+    ),
   ])
   const before = sitemaps.sitemap?.find((s) => s.path === args.feedpath)
   const last = before?.lastSubmitted ? `, last on ${moment(before.lastSubmitted)}` : ''

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import type { ChangeDescription, ProviderReader } from '../definition.js'
+import { readResource, type ChangeDescription, type ProviderReader } from '../definition.js'
 import {
   task as taskSchema,
   taskList as taskListSchema,
@@ -17,24 +16,11 @@ import { dueDay, moment, notesPreview, quoted, statusWord } from './wording.js'
 type Status = 'needsAction' | 'completed'
 type Detail = ChangeDescription['details'][number]
 
-async function read<S extends z.ZodType>(
-  provider: ProviderReader,
-  schema: S,
-  what: string,
-  path: string,
-  params: Record<string, string>,
-): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await provider.get(path, params))
-  if (!parsed.success)
-    throw new Error(`The provider's answer for ${what} is not one: the change cannot be shown.`)
-  return parsed.data
-}
-
 const readList = (provider: ProviderReader, tasklist: string): Promise<TaskList> =>
-  read(provider, taskListSchema, 'a task list', '/lists/{tasklist}', { tasklist })
+  readResource(provider, taskListSchema, 'a task list', '/lists/{tasklist}', { tasklist })
 
 const readTask = (provider: ProviderReader, tasklist: string, task: string): Promise<Task> =>
-  read(provider, taskSchema, 'a task', '/lists/{tasklist}/tasks/{task}', { tasklist, task })
+  readResource(provider, taskSchema, 'a task', '/lists/{tasklist}/tasks/{task}', { tasklist, task })
 
 const detail = (label: string, value: string): Detail => ({ label, value })
 

@@ -1,3 +1,4 @@
+import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
@@ -8,3 +9,4 @@ await benchSandboxTasks()
 await benchConnectorTools()
 await benchMcpHandler()
 await benchSearch()
+await benchAnalytics()

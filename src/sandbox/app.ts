@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { accountRoutes } from './account/routes.js'
+import { analyticsRoutes } from './analytics/routes.js'
 import { oauthRoutes } from './auth/routes.js'
 import { controlRoutes } from './control/routes.js'
 import type { FaultBook } from './control/faults.js'
@@ -56,6 +57,7 @@ export function createSandboxApp(state: SandboxState): Hono<SandboxEnv> {
   app.get('/healthz', (c) => c.json({ status: 'ok' }))
   app.route('/_sandbox', controlRoutes())
   app.route('/tasks/v1', taskRoutes())
+  app.route('/analytics/v1', analyticsRoutes())
   app.route('/search', searchRoutes())
   app.route('/', oauthRoutes())
   app.route('/account', accountRoutes())

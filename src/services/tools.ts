@@ -1,3 +1,4 @@
+import { ANALYTICS_TOOLS } from './analytics/index.js'
 import type { ServiceName } from './catalog.js'
 import type { ToolDefinition } from './definition.js'
 import { SEARCH_TOOLS } from './search/index.js'
@@ -5,10 +6,9 @@ import { TASK_TOOLS } from './tasks/index.js'
 
 /**
  * Every service's tool definitions, the single source the MCP layer builds its endpoints from.
- * Analytics has none yet: its endpoint lists no tools.
  */
 export const SERVICE_TOOLS: Readonly<Record<ServiceName, readonly ToolDefinition[]>> = {
   tasks: TASK_TOOLS,
   search: SEARCH_TOOLS,
-  analytics: [],
+  analytics: ANALYTICS_TOOLS,
 }

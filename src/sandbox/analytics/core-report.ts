@@ -1,0 +1,124 @@
+import { invalidArgument } from '../http/errors.js'
+import { addUp, type DayRange } from './aggregate.js'
+import { localNow, resolveDate } from './calendar.js'
+import { catalogOf } from './catalog.js'
+import { compatibleScope } from './compatibility.js'
+import { dimensionTest, metricTest } from './filters.js'
+import type { PropertyProfile } from './property.js'
+import { chargeReport } from './quota.js'
+import type { ReportRequest } from './request.js'
+import {
+  checkProperty,
+  CORE_SCHEMA_HELP,
+  notSupported,
+  rangeName,
+  resolveFields,
+  rowLimit,
+  rowOffset,
+} from './rules.js'
+import { reportTable } from './table.js'
+import { USD_RATES } from './vocabulary.js'
+
+/** runReport: one core report of a property, as `POST /properties/{id}/report` answers it. */
+export function runReport(profile: PropertyProfile, request: ReportRequest, now = Date.now()) {
+  if (request.cohortSpec !== undefined) throw notSupported('cohortSpec')
+  if (request.comparisons !== undefined) throw notSupported('comparisons')
+  checkProperty(request.property, profile.id)
+  const catalog = catalogOf(profile)
+  const today = localNow(profile.timeZone, now)
+  const named = dateRanges(request.dateRanges, today.day)
+  const fields = resolveFields(
+    request,
+    { dimensions: catalog.dimensions, metrics: catalog.metrics, help: CORE_SCHEMA_HELP },
+    named.length,
+  )
+  const scope = compatibleScope([...fields.dimensions, ...fields.filterDimensions], fields.metrics)
+  const limit = rowLimit(request.limit)
+  const offset = rowOffset(request.offset)
+  const currencyCode = request.currencyCode || profile.currency
+  const rate = conversionRate(profile.currency, currencyCode)
+  const metricIndex = (name: string) => fields.metrics.findIndex((m) => m.apiName === name)
+  // Both filters are compiled (and refused if wrong) before any adding up.
+  const metricFilter = request.metricFilter && metricTest(request.metricFilter, metricIndex)
+  const test =
+    request.dimensionFilter &&
+    dimensionTest(request.dimensionFilter, (name) => catalog.dimensions.get(name)!)
+  const { rows, totalSums, dataLossFromOtherRow } = addUp({
+    profile,
+    scope,
+    ranges: named,
+    today,
+    dimensions: fields.dimensions,
+    test,
+    rate,
+    totals: (request.metricAggregations ?? []).length > 0,
+  })
+  const table = reportTable({
+    dimensions: fields.dimensions,
+    rangeNames: named.map((r) => r.name),
+    metrics: fields.metrics,
+    visible: fields.visible,
+    rows,
+    metricFilter,
+    orderBys: request.orderBys ?? [],
+    offset,
+    limit,
+    aggregations: request.metricAggregations ?? [],
+    keepEmptyRows: request.keepEmptyRows === true,
+    totalSums,
+  })
+  const quota = chargeReport(profile.id, now)
+  return {
+    ...table,
+    metadata: {
+      ...(dataLossFromOtherRow && { dataLossFromOtherRow }),
+      currencyCode,
+      timeZone: profile.timeZone,
+    },
+    ...(request.returnPropertyQuota && { propertyQuota: quota }),
+    kind: 'analyticsData#runReport',
+  }
+}
+
+const MAX_DATE_RANGES = 4
+
+function dateRanges(
+  ranges: ReportRequest['dateRanges'],
+  today: number,
+): (DayRange & { name: string })[] {
+  if (!ranges?.length)
+    throw invalidArgument(
+      'The request has no dateRanges; give 1 to 4, such as {"startDate": "28daysAgo", "endDate": "yesterday"}.',
+    )
+  if (ranges.length > MAX_DATE_RANGES)
+    throw invalidArgument(
+      `The request has ${ranges.length} dateRanges; requests are allowed up to ${MAX_DATE_RANGES} date ranges.`,
+    )
+  return ranges.map((range, i) => {
+    const day = (field: 'startDate' | 'endDate') => {
+      const text = range[field]
+      const resolved = resolveDate(text, today)
+      if (resolved === undefined)
+        throw invalidArgument(
+          `Invalid ${field} "${text.slice(0, 40)}" in date_ranges[${i}]: a date is YYYY-MM-DD (a real date), today, yesterday or NdaysAgo.`,
+        )
+      return resolved
+    }
+    const first = day('startDate')
+    const last = day('endDate')
+    if (first > last)
+      throw invalidArgument(
+        `Invalid date range date_ranges[${i}]: startDate ${range.startDate} is after endDate ${range.endDate}.`,
+      )
+    return { first, last, name: rangeName(range.name, i, 'date range') }
+  })
+}
+
+function conversionRate(from: string, to: string): number {
+  const target = USD_RATES[to]
+  if (!/^[A-Z]{3}$/.test(to) || target === undefined)
+    throw invalidArgument(
+      `currencyCode "${to.slice(0, 10)}" is not a supported currency: give an ISO 4217 code, one of ${Object.keys(USD_RATES).join(', ')}.`,
+    )
+  return target / USD_RATES[from]!
+}

@@ -1,0 +1,35 @@
+/**
+ * The sums every core metric is computed from. A report adds them up per row; a metric is one of
+ * them (`sessions`) or a ratio of some (`engagementRate` = engagedSessions / sessions), so a total
+ * is the total of the sums, never a sum of ratios.
+ *
+ * Session measures belong to a session cell. Event measures are counted per event, and a session
+ * cell also holds their sum over its events, so that a report without event dimensions reads
+ * session cells only. Item measures belong to item cells. Money is in minor units (cents).
+ */
+export const M = {
+  sessions: 0,
+  engagedSessions: 1,
+  activeUsers: 2,
+  totalUsers: 3,
+  newUsers: 4,
+  sessionDuration: 5,
+  engagementDuration: 6,
+  eventCount: 7,
+  screenPageViews: 8,
+  keyEvents: 9,
+  transactions: 10,
+  purchaseRevenue: 11,
+  itemsViewed: 12,
+  itemsAddedToCart: 13,
+  itemsPurchased: 14,
+  itemRevenue: 15,
+} as const
+
+export const MEASURE_COUNT = 16
+export const SESSION_MEASURES = [0, 1, 2, 3, 4, 5, 6] as const
+export const EVENT_MEASURES = [7, 8, 9, 10, 11] as const
+export const ITEM_MEASURES = [12, 13, 14, 15] as const
+/** Session cells hold their own measures and the sums of their events'. */
+export const SESSION_CELL_MEASURES = [...SESSION_MEASURES, ...EVENT_MEASURES]
+export const MONEY_MEASURES: ReadonlySet<number> = new Set([M.purchaseRevenue, M.itemRevenue])

@@ -1,0 +1,80 @@
+import { localNow, MS_PER_MINUTE } from './calendar.js'
+import type { PropertyProfile } from './property.js'
+import { around, randomFrom, seedOf, Weighted } from './random.js'
+import { DIURNAL, EVENT_NAMES, TECHNOLOGIES, type EventName } from './vocabulary.js'
+
+/**
+ * A property's activity minute by minute, for realtime reports: generated from the property and
+ * the minute's number (minutes since 1970), so that the same minute always reads the same, and
+ * about as busy as the property's traffic at that hour of its day. Kept in a bounded cache.
+ */
+
+/** One minute of activity: cells of users doing one thing on one page. */
+export interface MinuteBlock {
+  place: Uint8Array
+  technology: Uint8Array
+  page: Uint8Array
+  name: Uint8Array
+  /** By realtime measure (R). */
+  measures: Uint32Array[]
+  count: number
+}
+
+export const R = { activeUsers: 0, eventCount: 1, screenPageViews: 2, keyEvents: 3 } as const
+export const MEASURES = 4
+
+const REALTIME_EVENTS: readonly [EventName, number][] = [
+  ['page_view', 40],
+  ['user_engagement', 25],
+  ['scroll', 14],
+  ['session_start', 8],
+  ['click', 5],
+  ['view_item', 3],
+  ['add_to_cart', 1.5],
+  ['sign_up', 1],
+  ['form_submit', 1],
+  ['purchase', 0.5],
+]
+const EVENT_PICK = new Weighted(REALTIME_EVENTS.map(([, w]) => w))
+const TECHNOLOGY = new Weighted(TECHNOLOGIES.map((t) => t.weight))
+const DIURNAL_TOTAL = DIURNAL.reduce((a, b) => a + b, 0)
+
+const minutes = new Map<string, MinuteBlock>()
+const MAX_MINUTES = 5000
+
+export function minuteBlock(profile: PropertyProfile, minute: number): MinuteBlock {
+  const key = `${profile.id}:${minute}`
+  const known = minutes.get(key)
+  if (known) return known
+  const random = randomFrom(seedOf(profile.id, 'minute', minute))
+  const { hour } = localNow(profile.timeZone, minute * MS_PER_MINUTE)
+  const day = Math.floor(minute / 1440)
+  const growth = 1 + Math.max(0, day - profile.firstDay) / 900
+  const users = (profile.dailySessions * growth * DIURNAL[hour]!) / DIURNAL_TOTAL / 60
+  const count = around(random, users * 1.5, 0.5, 1)
+  const browse = new Weighted(profile.site.pages.map((p) => p.weight))
+  const block: MinuteBlock = {
+    count,
+    place: new Uint8Array(count),
+    technology: new Uint8Array(count),
+    page: new Uint8Array(count),
+    name: new Uint8Array(count),
+    measures: Array.from({ length: MEASURES }, () => new Uint32Array(count)),
+  }
+  for (let i = 0; i < count; i++) {
+    const name = REALTIME_EVENTS[EVENT_PICK.pick(random)]![0]
+    const active = 1 + Math.floor(random() * 3)
+    const events = active + Math.floor(random() * active * 2)
+    block.place[i] = profile.places.pick(random)
+    block.technology[i] = TECHNOLOGY.pick(random)
+    block.page[i] = browse.pick(random)
+    block.name[i] = EVENT_NAMES.indexOf(name)
+    block.measures[R.activeUsers]![i] = active
+    block.measures[R.eventCount]![i] = events
+    block.measures[R.screenPageViews]![i] = name === 'page_view' ? events : 0
+    block.measures[R.keyEvents]![i] = profile.site.keyEvents.includes(name) ? events : 0
+  }
+  if (minutes.size >= MAX_MINUTES) minutes.delete(minutes.keys().next().value!)
+  minutes.set(key, block)
+  return block
+}

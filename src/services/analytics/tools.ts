@@ -1,0 +1,245 @@
+import { z } from 'zod'
+import type { ToolDefinition } from '../definition.js'
+import { toolInput } from '../tasks/inputs.js'
+import { filtersOf, objectError } from './filters.js'
+import {
+  checkReport,
+  currencyCode,
+  dateRanges,
+  dimensionFilter,
+  dimensions,
+  flag,
+  LIMITS,
+  limit,
+  metricAggregations,
+  metricFilter,
+  metrics,
+  minuteRanges,
+  offset,
+  orderBys,
+  propertiesId,
+} from './inputs.js'
+import { checkFixedNames, checkNames, METADATA_PATH } from './names.js'
+import { metadata, realtimeReport, report, reports } from './resources.js'
+
+/**
+ * The web-analytics service: the seed's four tools, in the order of its tool table. All read
+ * (analytics.readonly, no approval); their inputs and answers are those of the analytics Data
+ * API's metadata, runRealtimeReport, runReport and batchRunReports, flat: propertiesId beside
+ * the body's fields. Names are checked against the property before a report is run.
+ */
+
+const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) => tool
+
+const READ = { readOnlyHint: true, idempotentHint: true } as const
+
+const STRINGS =
+  'Every value in the answer is a string, numbers included; metricHeaders give each metric’s type.'
+const NAMES =
+  'Dimension and metric names are the property’s own (get_metadata lists them; custom ones look like customEvent:plan_name); an unknown name is refused with the nearest valid ones.'
+const COMPATIBILITY =
+  'Not every dimension goes with every metric: item fields (itemName, itemCategory, itemsViewed, itemsPurchased, itemRevenue) only with item metrics and session-level dimensions such as date or country; event-scoped custom dimensions (customEvent:...) not with user or session metrics (activeUsers, sessions, engagementRate...). The provider names the field to remove.'
+const PAGING =
+  'rowCount is the number of rows in the whole report; a call returns at most limit rows from offset (provider default 10,000 rows: ask for fewer, such as 100, and call again with offset + limit while below rowCount). An empty report has no rows.'
+const DELAY =
+  'Data for today and yesterday may still be incomplete: processing takes up to a day or two.'
+const USERS_ONCE =
+  'Users and sessions split by an event dimension (pagePath, eventName) count a user once per row, so rows add up to more than the whole: metricAggregations ["TOTAL"] gives the true total.'
+
+/** The body of one core report: runReport's fields, and each request of run_reports. */
+const reportFields = () => ({
+  dateRanges: dateRanges(),
+  dimensions: dimensions()
+    .optional()
+    .describe(
+      'Up to 9, such as [{"name": "date"}, {"name": "country"}]. Omit for one row of totals.',
+    ),
+  metrics: metrics(),
+  dimensionFilter: dimensionFilter().optional(),
+  metricFilter: metricFilter().optional(),
+  offset: offset().optional(),
+  limit: limit()
+    .optional()
+    .describe('Rows per call, 1 to 250,000 (provider default 10,000); page with offset.'),
+  metricAggregations: metricAggregations().optional(),
+  orderBys: orderBys().optional(),
+  keepEmptyRows: flag('keepEmptyRows')
+    .optional()
+    .describe('Keep rows whose metrics are all 0 (default false: left out).'),
+  currencyCode: currencyCode().optional(),
+  returnPropertyQuota: flag('returnPropertyQuota')
+    .optional()
+    .describe('Also return the property’s remaining API quota.'),
+})
+
+export const getMetadata = define({
+  service: 'analytics',
+  name: 'get_metadata',
+  title: 'List a property’s dimensions and metrics',
+  description: [
+    'List the dimensions (attributes such as date, country, pagePath) and metrics (numbers such as activeUsers, sessions, screenPageViews) a property offers for run_report and run_reports, with their descriptions, metric types and the property’s custom definitions (customDefinition: true).',
+    'Use apiName in reports. Realtime reports have their own smaller set (see run_realtime_report).',
+  ].join(' '),
+  method: 'GET',
+  path: METADATA_PATH,
+  input: toolInput('get_metadata', { propertiesId: propertiesId() }),
+  query: [],
+  body: 'none',
+  output: metadata,
+  scope: 'analytics.readonly',
+  idempotent: true,
+  annotations: READ,
+})
+
+/** The realtime API's own dimensions and metrics (plus the property's customUser: dimensions). */
+export const REALTIME_NAMES = {
+  dimensions: [
+    'appVersion',
+    'audienceId',
+    'audienceName',
+    'audienceResourceName',
+    'city',
+    'cityId',
+    'country',
+    'countryId',
+    'deviceCategory',
+    'eventName',
+    'minutesAgo',
+    'platform',
+    'streamId',
+    'streamName',
+    'unifiedScreenName',
+  ],
+  metrics: ['activeUsers', 'eventCount', 'keyEvents', 'screenPageViews'],
+} as const
+
+export const runRealtimeReport = define({
+  service: 'analytics',
+  name: 'run_realtime_report',
+  title: 'See what is happening on the site now',
+  description: [
+    'Report on the last 30 minutes of a property: who is on the site and what they do, by minute (minutesAgo, 00 is this minute), place, device, page or event.',
+    `Dimensions: ${REALTIME_NAMES.dimensions.join(', ')} (and customUser: dimensions); metrics: ${REALTIME_NAMES.metrics.join(', ')}. Core names such as date or sessions do not exist here.`,
+    'minuteRanges picks minutes within the last 30 (two at most); without it, all 30. The values change from one minute to the next.',
+    STRINGS,
+    'rowCount is the number of rows in the whole report; limit caps the rows returned (no offset in realtime).',
+  ].join(' '),
+  method: 'POST',
+  path: '/properties/{propertiesId}/realtime-report',
+  input: toolInput('run_realtime_report', {
+    propertiesId: propertiesId(),
+    dimensions: dimensions()
+      .optional()
+      .describe('Up to 9, such as [{"name": "minutesAgo"}, {"name": "country"}].'),
+    metrics: metrics(),
+    dimensionFilter: dimensionFilter().optional(),
+    metricFilter: metricFilter().optional(),
+    limit: limit().optional().describe('At most this many rows, 1 to 250,000 (default 10,000).'),
+    metricAggregations: metricAggregations().optional(),
+    orderBys: orderBys().optional(),
+    minuteRanges: minuteRanges().optional(),
+    returnPropertyQuota: flag('returnPropertyQuota')
+      .optional()
+      .describe('Also return the property’s remaining API quota.'),
+  }).superRefine(checkReport),
+  query: [],
+  body: 'rest',
+  output: realtimeReport,
+  scope: 'analytics.readonly',
+  idempotent: true,
+  annotations: READ,
+  // Realtime names are the API's fixed set: checked here, with no upstream call.
+  preflight: async (args) => {
+    const used = [
+      ...(args.dimensions ?? []).map((d) => d.name),
+      ...filtersOf(args.dimensionFilter).map(({ filter }) => filter.fieldName),
+    ]
+    const custom = used.filter((name) => name.startsWith('customUser:'))
+    return checkFixedNames(
+      { dimensions: [...REALTIME_NAMES.dimensions, ...custom], metrics: REALTIME_NAMES.metrics },
+      args,
+      'realtime reports',
+    )
+  },
+})
+
+export const runReport = define({
+  service: 'analytics',
+  name: 'run_report',
+  title: 'Run a report',
+  description: [
+    'Report on a property: metrics (numbers such as activeUsers, sessions, screenPageViews, totalRevenue) by dimensions (such as date, country, pagePath, sessionDefaultChannelGroup) over 1 to 4 date ranges.',
+    'Dates are YYYY-MM-DD or relative (today, yesterday, NdaysAgo) in the property’s time zone.',
+    DELAY,
+    NAMES,
+    COMPATIBILITY,
+    STRINGS,
+    'Rows come largest first by the first metric unless orderBys says otherwise.',
+    PAGING,
+    USERS_ONCE,
+  ].join(' '),
+  method: 'POST',
+  path: '/properties/{propertiesId}/report',
+  input: toolInput('run_report', { propertiesId: propertiesId(), ...reportFields() }).superRefine(
+    checkReport,
+  ),
+  query: [],
+  body: 'rest',
+  output: report,
+  scope: 'analytics.readonly',
+  idempotent: true,
+  annotations: READ,
+  preflight: (args, provider) => checkNames(provider, args.propertiesId, [args]),
+})
+
+const reportRequest = z
+  .strictObject(reportFields(), {
+    error: objectError(
+      'a report request',
+      '{"dateRanges": [{"startDate": "7daysAgo", "endDate": "yesterday"}], "metrics": [{"name": "sessions"}]}',
+    ),
+  })
+  .superRefine(checkReport)
+
+export const runReports = define({
+  service: 'analytics',
+  name: 'run_reports',
+  title: 'Run several reports at once',
+  description: [
+    `Run 1 to ${LIMITS.batch} reports on one property in one call; each request takes run_report’s fields (without propertiesId) and is answered as run_report would, in order.`,
+    'Useful to compare slices side by side, such as traffic by channel and by country over the same dates.',
+    'A wrong request fails the whole call, and the message says which (requests[N]).',
+    NAMES,
+    STRINGS,
+    PAGING,
+  ].join(' '),
+  method: 'POST',
+  path: '/properties/{propertiesId}/reports',
+  input: toolInput('run_reports', {
+    propertiesId: propertiesId(),
+    requests: z
+      .array(reportRequest, {
+        error: 'requests is a list of reports, each with run_report’s fields',
+      })
+      .min(1, { error: 'give at least one report request' })
+      .max(LIMITS.batch, {
+        error: `at most ${LIMITS.batch} reports in one call: split them over several calls`,
+      })
+      .describe(
+        `1 to ${LIMITS.batch} reports, each such as {"dateRanges": [{"startDate": "7daysAgo", "endDate": "yesterday"}], "dimensions": [{"name": "country"}], "metrics": [{"name": "activeUsers"}]}.`,
+      ),
+  }),
+  query: [],
+  body: 'rest',
+  output: reports,
+  scope: 'analytics.readonly',
+  idempotent: true,
+  annotations: READ,
+  preflight: (args, provider) =>
+    checkNames(
+      provider,
+      args.propertiesId,
+      args.requests,
+      args.requests.map((_, i) => `requests[${i}]: `),
+    ),
+})

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
+import { pathParamsOf } from '../../../src/services/definition.js'
+import { SERVICE_TOOLS } from '../../../src/services/tools.js'
+
+/** The seed's tool table for the web-analytics service, in its order. */
+const SEED = [
+  ['get_metadata', 'GET', '/properties/{propertiesId}/metadata'],
+  ['run_realtime_report', 'POST', '/properties/{propertiesId}/realtime-report'],
+  ['run_report', 'POST', '/properties/{propertiesId}/report'],
+  ['run_reports', 'POST', '/properties/{propertiesId}/reports'],
+] as const
+
+/** The body fields of each tool: the real API's request fields. */
+const REPORT_FIELDS = [
+  'dateRanges',
+  'dimensions',
+  'metrics',
+  'dimensionFilter',
+  'metricFilter',
+  'offset',
+  'limit',
+  'metricAggregations',
+  'orderBys',
+  'keepEmptyRows',
+  'currencyCode',
+  'returnPropertyQuota',
+]
+const BODY: Record<string, string[]> = {
+  get_metadata: [],
+  run_realtime_report: [
+    'dimensions',
+    'metrics',
+    'dimensionFilter',
+    'metricFilter',
+    'limit',
+    'metricAggregations',
+    'orderBys',
+    'minuteRanges',
+    'returnPropertyQuota',
+  ],
+  run_report: REPORT_FIELDS,
+  run_reports: ['requests'],
+}
+const REQUIRED: Record<string, string[]> = {
+  get_metadata: ['propertiesId'],
+  run_realtime_report: ['metrics', 'propertiesId'],
+  run_report: ['dateRanges', 'metrics', 'propertiesId'],
+  run_reports: ['propertiesId', 'requests'],
+}
+
+const byName = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === name)!
+const inputSchema = (name: string) =>
+  z.toJSONSchema(byName(name).input, { io: 'input', target: 'draft-2020-12' }) as any
+
+describe('analytics tool definitions', () => {
+  it('are exactly the seed’s four tools, in its order, with its methods and paths, registered', () => {
+    expect(ANALYTICS_TOOLS.map((t) => [t.name, t.method, t.path])).toEqual(
+      SEED.map((row) => [...row]),
+    )
+    expect(SERVICE_TOOLS.analytics).toBe(ANALYTICS_TOOLS)
+    for (const tool of ANALYTICS_TOOLS) expect(tool.service).toBe('analytics')
+  })
+
+  it.each(SEED)('%s: a read with analytics.readonly, no approval', (name) => {
+    const tool = byName(name)
+    expect(tool.scope).toBe('analytics.readonly')
+    expect(tool.approval).toBeUndefined()
+    expect(tool.annotations).toEqual({ readOnlyHint: true, idempotentHint: true })
+    expect(tool.idempotent).toBe(true)
+  })
+
+  it.each(SEED)(
+    '%s: propertiesId in the path, the API’s body fields beside it, no query',
+    (name) => {
+      const tool = byName(name)
+      expect(pathParamsOf(tool.path)).toEqual(['propertiesId'])
+      expect(tool.query).toEqual([])
+      const fields = Object.keys(tool.input.shape).filter((f) => f !== 'propertiesId')
+      expect(fields.sort()).toEqual([...BODY[name]!].sort())
+      expect(tool.body).toBe(fields.length ? 'rest' : 'none')
+    },
+  )
+
+  it.each(SEED)('%s: schemas convert to JSON Schema a model can read', (name) => {
+    const input = inputSchema(name)
+    expect(input.type).toBe('object')
+    expect(input.additionalProperties).toBe(false)
+    expect((input.required ?? []).sort()).toEqual(REQUIRED[name])
+    for (const [field, schema] of Object.entries<any>(input.properties))
+      expect(schema.description, `${name}.${field}`).toMatch(/\w/)
+    const output = z.toJSONSchema(byName(name).output, {
+      io: 'output',
+      target: 'draft-2020-12',
+    }) as any
+    expect(output.type).toBe('object')
+    expect(byName(name).title).toMatch(/^[A-Z]/)
+  })
+
+  it('run_reports takes run_report’s fields for each request', () => {
+    const requests = inputSchema('run_reports').properties.requests
+    expect(requests.maxItems).toBe(5)
+    expect(Object.keys(requests.items.properties).sort()).toEqual([...REPORT_FIELDS].sort())
+  })
+
+  it('filters are one recursive FilterExpression schema', () => {
+    const input = inputSchema('run_report')
+    const ref = input.properties.dimensionFilter.$ref as string
+    expect(ref).toMatch(/^#\/\$defs\//)
+    const expression = input.$defs[ref.split('/').at(-1)!]
+    expect(Object.keys(expression.properties).sort()).toEqual([
+      'andGroup',
+      'filter',
+      'notExpression',
+      'orGroup',
+    ])
+    expect(Object.keys(expression.properties.filter.properties).sort()).toEqual([
+      'betweenFilter',
+      'emptyFilter',
+      'fieldName',
+      'inListFilter',
+      'numericFilter',
+      'stringFilter',
+    ])
+  })
+
+  it('the descriptions say what a model needs: paging, relative dates, strings, compatibility, delay', () => {
+    const text = byName('run_report').description
+    expect(text).toMatch(/rowCount/)
+    expect(text).toMatch(/offset \+ limit/)
+    expect(text).toMatch(/NdaysAgo/)
+    expect(text).toMatch(/string/)
+    expect(text).toMatch(/customEvent:/)
+    expect(text).toMatch(/itemName/)
+    expect(text).toMatch(/today and yesterday may still be incomplete/)
+    expect(text).toMatch(/get_metadata/)
+    expect(byName('run_realtime_report').description).toMatch(/last 30 minutes/)
+    expect(byName('run_realtime_report').description).toMatch(/minutesAgo/)
+    expect(byName('run_reports').description).toMatch(/1 to 5 reports/)
+    for (const tool of ANALYTICS_TOOLS) expect(tool.description.length).toBeLessThan(2000)
+  })
+})

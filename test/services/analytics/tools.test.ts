@@ -1,0 +1,288 @@
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type FetchLike,
+} from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
+import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
+import { connectorForSuite, type Person } from '../../support/connector.js'
+
+/**
+ * The analytics tools through the real connector and sandbox, with the MCP SDK's own client,
+ * authorized through the real flow for the analytics service, under both protocol revisions.
+ */
+
+const suite = connectorForSuite()
+const ERAS = ['2026-07-28', '2025-11-25'] as const
+type Era = (typeof ERAS)[number]
+
+const definition = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === name)!
+
+async function connectClient(token: string, era: Era) {
+  const fetchWithToken: FetchLike = async (input, init) => {
+    const headers = new Headers(init?.headers)
+    headers.set('authorization', `Bearer ${token}`)
+    const res = await fetch(input, { ...init, headers })
+    return new Response(res.body, res)
+  }
+  const client = new Client(
+    { name: 'analytics-tools-test', version: '1.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  )
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(suite.resource('analytics')), {
+      fetch: fetchWithToken,
+    }),
+  )
+  return client
+}
+
+let people = 0
+/** A person connected to the analytics service, their MCP client, and their two properties. */
+async function analyst(era: Era) {
+  const person: Person = suite.person(`analyst-${era.slice(0, 4)}-${++people}`)
+  const { tokens } = await suite.connect({ person, service: 'analytics' })
+  const client = await connectClient(tokens.access_token, era)
+  const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${person.user}`)
+  const properties = assets.body.properties as [string, string]
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult
+  return { person, tokens, client, properties, call }
+}
+
+/** The analytics API calls the sandbox received since `from` (an index into its log). */
+async function upstreamCalls(from = 0) {
+  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
+  const log = res.body as { method: string; path: string; status: number }[]
+  return {
+    next: log.length,
+    calls: log
+      .slice(from)
+      .filter((entry) => entry.path.startsWith('/analytics/v1/'))
+      .map(
+        (entry) => `${entry.method} ${entry.path.slice('/analytics/v1'.length)} ${entry.status}`,
+      ),
+  }
+}
+
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text
+
+function structured(name: string, result: CallToolResult) {
+  expect(result.isError ?? false, text(result)).toBe(false)
+  const parsed = definition(name).output.safeParse(result.structuredContent)
+  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
+  expect(JSON.parse(text(result))).toEqual(result.structuredContent)
+  return result.structuredContent as Record<string, any>
+}
+
+const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
+
+describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
+  it('tools/list: the seed’s four reads, with schemas, hints and scope', async () => {
+    const { client } = await analyst(era)
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'get_metadata',
+      'run_realtime_report',
+      'run_report',
+      'run_reports',
+    ])
+    for (const tool of tools) {
+      expect(tool.description).toBe(definition(tool.name).description)
+      expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false })
+      expect(tool.inputSchema.required).toContain('propertiesId')
+      expect(tool.outputSchema).toMatchObject({ type: 'object' })
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true })
+      expect(tool._meta).toEqual({ 'countersign/scope': 'analytics.readonly' })
+    }
+    await client.close()
+  })
+
+  it('get_metadata, then run_report paged with limit and offset: all values strings', async () => {
+    const { call, properties, client } = await analyst(era)
+    const metadata = structured(
+      'get_metadata',
+      await call('get_metadata', { propertiesId: properties[0] }),
+    )
+    expect(metadata.name).toBe(`properties/${properties[0]}/metadata`)
+    expect(metadata.dimensions.map((d: any) => d.apiName)).toContain('country')
+
+    const args = {
+      propertiesId: properties[0],
+      dateRanges: [{ startDate: '28daysAgo', endDate: 'yesterday' }],
+      dimensions: [{ name: 'date' }, { name: 'deviceCategory' }],
+      metrics: [{ name: 'activeUsers' }, { name: 'engagementRate' }],
+      orderBys: [{ dimension: { dimensionName: 'date' } }],
+      limit: 30,
+    }
+    const first = structured('run_report', await call('run_report', args))
+    expect(first.kind).toBe('analyticsData#runReport')
+    expect(first.rows).toHaveLength(30)
+    const second = structured('run_report', await call('run_report', { ...args, offset: 30 }))
+    expect(second.rowCount).toBe(first.rowCount)
+    const all = structured('run_report', await call('run_report', { ...args, limit: 1000 }))
+    expect([...first.rows, ...second.rows]).toEqual(all.rows.slice(0, 60))
+    for (const row of all.rows)
+      for (const { value } of [...row.dimensionValues, ...row.metricValues])
+        expect(typeof value).toBe('string')
+    await client.close()
+  })
+
+  it('run_realtime_report and run_reports', async () => {
+    const { call, properties, client } = await analyst(era)
+    const realtime = structured(
+      'run_realtime_report',
+      await call('run_realtime_report', {
+        propertiesId: properties[1],
+        dimensions: [{ name: 'minutesAgo' }],
+        metrics: [{ name: 'activeUsers' }],
+        minuteRanges: [{ startMinutesAgo: 9, endMinutesAgo: 0 }],
+      }),
+    )
+    expect(realtime.kind).toBe('analyticsData#runRealtimeReport')
+    expect(realtime.rowCount).toBe(10)
+
+    const batch = structured(
+      'run_reports',
+      await call('run_reports', {
+        propertiesId: properties[1],
+        requests: [
+          {
+            dateRanges: LAST_WEEK,
+            dimensions: [{ name: 'country' }],
+            metrics: [{ name: 'sessions' }],
+            limit: 3,
+          },
+          {
+            dateRanges: LAST_WEEK,
+            dimensions: [{ name: 'sessionDefaultChannelGroup' }],
+            metrics: [{ name: 'sessions' }],
+          },
+        ],
+      }),
+    )
+    expect(batch.kind).toBe('analyticsData#batchRunReports')
+    expect(batch.reports.map((r: any) => r.dimensionHeaders[0].name)).toEqual([
+      'country',
+      'sessionDefaultChannelGroup',
+    ])
+    expect(batch.reports[0].rows).toHaveLength(3)
+    await client.close()
+  })
+
+  it.each([
+    [
+      { propertiesId: 'properties/123', dateRanges: LAST_WEEK, metrics: [{ name: 'sessions' }] },
+      /propertiesId takes the number only: give "123"/,
+    ],
+    [
+      {
+        propertiesId: '123',
+        dateRanges: [{ startDate: '7daysAgo', endDate: '9daysAgo' }],
+        metrics: [{ name: 'sessions' }],
+      },
+      /swap them/,
+    ],
+    [
+      {
+        propertiesId: '123',
+        dateRanges: LAST_WEEK,
+        metrics: [{ name: 'sessions' }],
+        limit: 300_000,
+      },
+      /limit must be at most 250,000/,
+    ],
+    [{ propertiesId: '123', dateRanges: LAST_WEEK, metrics: [] }, /at least one metric/],
+  ])(
+    'bad arguments %j: isError saying what to change, nothing sent upstream',
+    async (args, says) => {
+      const { call, client } = await analyst(era)
+      const { next } = await upstreamCalls()
+      const result = await call('run_report', args)
+      expect(result.isError).toBe(true)
+      expect(text(result)).toMatch(says)
+      expect(text(result)).toMatch(/Nothing was sent to the provider/)
+      expect((await upstreamCalls(next)).calls).toEqual([])
+      await client.close()
+    },
+  )
+
+  it('an unknown name: refused with the nearest one, after one metadata read and no report', async () => {
+    const { call, properties, client } = await analyst(era)
+    const { next } = await upstreamCalls()
+    const result = await call('run_report', {
+      propertiesId: properties[0],
+      dateRanges: LAST_WEEK,
+      metrics: [{ name: 'sesions' }],
+    })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain(
+      `"sesions" is not a metric of property ${properties[0]}; did you mean "sessions"?`,
+    )
+    expect((await upstreamCalls(next)).calls).toEqual([
+      `GET /properties/${properties[0]}/metadata 200`,
+    ])
+    await client.close()
+  })
+
+  it('a warm report makes exactly one upstream call', async () => {
+    const { call, properties, client } = await analyst(era)
+    const args = {
+      propertiesId: properties[1],
+      dateRanges: LAST_WEEK,
+      metrics: [{ name: 'sessions' }],
+    }
+    let { next } = await upstreamCalls()
+    structured('run_report', await call('run_report', args))
+    expect((await upstreamCalls(next)).calls).toEqual([
+      `GET /properties/${properties[1]}/metadata 200`,
+      `POST /properties/${properties[1]}/report 200`,
+    ])
+    ;({ next } = await upstreamCalls())
+    structured('run_report', await call('run_report', { ...args, dimensions: [{ name: 'city' }] }))
+    expect((await upstreamCalls(next)).calls).toEqual([
+      `POST /properties/${properties[1]}/report 200`,
+    ])
+    ;({ next } = await upstreamCalls())
+    const realtime = await call('run_realtime_report', {
+      propertiesId: properties[1],
+      metrics: [{ name: 'activeUsers' }],
+    })
+    structured('run_realtime_report', realtime)
+    expect((await upstreamCalls(next)).calls).toEqual([
+      `POST /properties/${properties[1]}/realtime-report 200`,
+    ])
+    await client.close()
+  })
+
+  it('an incompatible pair: the provider’s words on which field to remove', async () => {
+    const { call, properties, client } = await analyst(era)
+    const result = await call('run_report', {
+      propertiesId: properties[0],
+      dateRanges: LAST_WEEK,
+      dimensions: [{ name: 'itemName' }],
+      metrics: [{ name: 'sessions' }],
+    })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toMatch(
+      /The provider rejected the arguments as invalid\. The provider says: Please remove sessions to make the request compatible/,
+    )
+    await client.close()
+  })
+
+  it("another person's property: refused access, with the provider's words", async () => {
+    const { call, client } = await analyst(era)
+    const other = await suite.sandboxRequest('GET', `/_sandbox/users/someone-else-${era}`)
+    const result = await call('run_report', {
+      propertiesId: other.body.properties[0],
+      dateRanges: LAST_WEEK,
+      metrics: [{ name: 'sessions' }],
+    })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toMatch(
+      /^The provider refused access\. The provider says: User does not have sufficient permissions for this property/,
+    )
+    await client.close()
+  })
+})

@@ -1,10 +1,6 @@
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-  type FetchLike,
-} from '@modelcontextprotocol/client'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
+import { ERAS, mcpClientWithToken, type Era } from '../support/mcp-client.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
@@ -17,34 +13,9 @@ import { taskFixtures } from './fixtures.js'
  */
 
 const suite = connectorForSuite()
-const ERAS = ['2026-07-28', '2025-11-25'] as const
-type Era = (typeof ERAS)[number]
 
 const READS = ['get_task', 'list_task_lists', 'list_tasks']
 const definition = (name: string) => TASK_TOOLS.find((tool) => tool.name === name)!
-
-/**
- * The SDK client with a bearer token, and the protocol version of every request it sent. The
- * answer is re-wrapped in the global Response (see test/e2e/sdk-client.test.ts).
- */
-async function connectClient(token: string, era: Era) {
-  const versions: (string | null)[] = []
-  const fetchWithToken: FetchLike = async (input, init) => {
-    const headers = new Headers(init?.headers)
-    headers.set('authorization', `Bearer ${token}`)
-    if (init?.method === 'POST') versions.push(headers.get('mcp-protocol-version'))
-    const res = await fetch(input, { ...init, headers })
-    return new Response(res.body, res)
-  }
-  const client = new Client(
-    { name: 'tools-test', version: '1.0.0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  )
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(suite.resource('tasks')), { fetch: fetchWithToken }),
-  )
-  return { client, versions }
-}
 
 const { seed, upstreamCalls } = taskFixtures(suite)
 
@@ -52,7 +23,11 @@ let people = 0
 async function newPerson(era: Era, scope?: string) {
   const person: Person = suite.person(`tools-${era.slice(0, 4)}-${++people}`)
   const { tokens } = await suite.connect({ person, service: 'tasks', scope })
-  const { client, versions } = await connectClient(tokens.access_token, era)
+  const { client, versions } = await mcpClientWithToken(
+    suite.resource('tasks'),
+    tokens.access_token,
+    era,
+  )
   return { person, tokens, client, versions }
 }
 

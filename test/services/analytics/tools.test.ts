@@ -1,10 +1,6 @@
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-  type FetchLike,
-} from '@modelcontextprotocol/client'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
+import { ERAS, mcpClientWithToken, type Era } from '../../support/mcp-client.js'
 import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
 
@@ -14,36 +10,16 @@ import { connectorForSuite, type Person } from '../../support/connector.js'
  */
 
 const suite = connectorForSuite()
-const ERAS = ['2026-07-28', '2025-11-25'] as const
-type Era = (typeof ERAS)[number]
 
 const definition = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === name)!
-
-async function connectClient(token: string, era: Era) {
-  const fetchWithToken: FetchLike = async (input, init) => {
-    const headers = new Headers(init?.headers)
-    headers.set('authorization', `Bearer ${token}`)
-    const res = await fetch(input, { ...init, headers })
-    return new Response(res.body, res)
-  }
-  const client = new Client(
-    { name: 'analytics-tools-test', version: '1.0.0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  )
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(suite.resource('analytics')), {
-      fetch: fetchWithToken,
-    }),
-  )
-  return client
-}
 
 let people = 0
 /** A person connected to the analytics service, their MCP client, and their two properties. */
 async function analyst(era: Era) {
   const person: Person = suite.person(`analyst-${era.slice(0, 4)}-${++people}`)
   const { tokens } = await suite.connect({ person, service: 'analytics' })
-  const client = await connectClient(tokens.access_token, era)
+  const client = (await mcpClientWithToken(suite.resource('analytics'), tokens.access_token, era))
+    .client
   const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${person.user}`)
   const properties = assets.body.properties as [string, string]
   const call = async (name: string, args: Record<string, unknown>) =>

@@ -1,10 +1,6 @@
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-  type FetchLike,
-} from '@modelcontextprotocol/client'
+import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
+import { ERAS, mcpClientWithToken, type Era } from '../../support/mcp-client.js'
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
@@ -17,36 +13,19 @@ import { connectorForSuite, type Person } from '../../support/connector.js'
  */
 
 const suite = connectorForSuite()
-const ERAS = ['2026-07-28', '2025-11-25'] as const
-type Era = (typeof ERAS)[number]
 
 const READS = ['get_site', 'inspect_url', 'list_sitemaps', 'list_sites', 'query_search_analytics']
 const definition = (name: string) => SEARCH_TOOLS.find((tool) => tool.name === name)!
-
-async function connectClient(token: string, era: Era) {
-  const versions: (string | null)[] = []
-  const fetchWithToken: FetchLike = async (input, init) => {
-    const headers = new Headers(init?.headers)
-    headers.set('authorization', `Bearer ${token}`)
-    if (init?.method === 'POST') versions.push(headers.get('mcp-protocol-version'))
-    const res = await fetch(input, { ...init, headers })
-    return new Response(res.body, res)
-  }
-  const client = new Client(
-    { name: 'search-tools-test', version: '1.0.0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  )
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(suite.resource('search')), { fetch: fetchWithToken }),
-  )
-  return { client, versions }
-}
 
 let people = 0
 async function newPerson(era: Era, scope?: string) {
   const person: Person = suite.person(`search-${era.slice(0, 4)}-${++people}`)
   const { tokens } = await suite.connect({ person, service: 'search', scope })
-  const { client, versions } = await connectClient(tokens.access_token, era)
+  const { client, versions } = await mcpClientWithToken(
+    suite.resource('search'),
+    tokens.access_token,
+    era,
+  )
   const site = `https://www.${person.user}.example/`
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult

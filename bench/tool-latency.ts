@@ -1,0 +1,135 @@
+import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ServiceName } from '../src/services/catalog.js'
+import { AuthorizationFlow } from '../test/support/authorization-flow.js'
+import { freePort, startChild, stop } from './connector-tools.js'
+import { once, type Target } from './load.js'
+import { emit, p50, timed } from './stats.js'
+
+/**
+ * One tool call's latency through the connector beside the same upstream request made directly:
+ * the sandbox and the connector as child processes (as `npm run sandbox` and `SANDBOX=0 npm
+ * start` run them), a token from the real OAuth flow, a 2026-07-28 `tools/call`, one request at a
+ * time, the two interleaved. Prints `<figure>_connector` and `<figure>_direct`, p50 in ms.
+ */
+
+export interface ToolLatency {
+  service: ServiceName
+  tool: string
+  /** The figure's name, before `_connector` / `_direct`. */
+  figure: string
+  user: string
+  /** The short scope of the provider token for the direct request. */
+  scope: string
+  /** The upstream request and the tool's arguments, once the sandbox is up. */
+  request(
+    sandboxUrl: string,
+  ): Promise<{ path: string; body: unknown; args: Record<string, unknown> }>
+  /** How many rows an answer holds (a tool's answer has them twice: structured and as text). */
+  rowsIn(body: string): number
+  rows: number
+}
+
+const WARMUP = 30
+const SAMPLES = 200
+const MODERN = '2026-07-28'
+
+export async function benchToolLatency(bench: ToolLatency): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), `countersign-bench-${bench.service}-`))
+  const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
+  const children: ChildProcess[] = []
+  try {
+    const sandbox = await startChild(children, 'sandbox', sandboxPort, {
+      SANDBOX_PORT: String(sandboxPort),
+      DATA_DIR: dataDir,
+    })
+    const connector = await startChild(children, 'start', connectorPort, {
+      SANDBOX: '0',
+      SANDBOX_PORT: String(sandboxPort),
+      PORT: String(connectorPort),
+      DATA_DIR: dataDir,
+      VAULT_KEY: randomBytes(32).toString('base64'),
+    })
+    const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
+    const { tokens } = await flow.connect({
+      service: bench.service,
+      person: flow.person(bench.user),
+    })
+    const { path, body, args } = await bench.request(sandbox.url)
+
+    const direct: Target = {
+      url: `${sandbox.url}${path}`,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await providerToken(sandbox.url, bench)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+      ok: (answer) => bench.rowsIn(answer) === bench.rows,
+    }
+    const viaConnector = toolCall(connector.url, tokens.access_token, bench, args)
+    for (const target of [direct, viaConnector]) await once(target)
+
+    const times = { direct: [] as number[], connector: [] as number[] }
+    for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      const d = await timed(() => once(direct))
+      const c = await timed(() => once(viaConnector))
+      if (i < WARMUP) continue
+      times.direct.push(d)
+      times.connector.push(c)
+    }
+    emit(`${bench.figure}_connector`, p50(times.connector), 'ms')
+    emit(`${bench.figure}_direct`, p50(times.direct), 'ms')
+  } finally {
+    await Promise.all(children.map(stop))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** The tool call as a 2026-07-28 client sends it. */
+function toolCall(
+  base: string,
+  token: string,
+  bench: ToolLatency,
+  args: Record<string, unknown>,
+): Target {
+  const params = {
+    name: bench.tool,
+    arguments: args,
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  }
+  return {
+    url: `${base}/${bench.service}/mcp`,
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': bench.tool,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    // A success with the whole page, not an error result: its rows appear twice.
+    ok: (answer) =>
+      answer.includes('"structuredContent"') &&
+      !answer.includes('"isError":true') &&
+      bench.rowsIn(answer) === 2 * bench.rows,
+  }
+}
+
+async function providerToken(sandboxUrl: string, bench: ToolLatency): Promise<string> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: bench.user, scopes: [bench.scope] }),
+  })
+  return ((await res.json()) as { access_token: string }).access_token
+}

@@ -1,6 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import { ERAS, mcpClientWithToken, type Era } from '../support/mcp-client.js'
+import {
+  ERAS,
+  mcpClientWithToken,
+  resultText,
+  structuredResult,
+  type Era,
+} from '../support/mcp-client.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
@@ -31,20 +37,9 @@ async function newPerson(era: Era, scope?: string) {
   return { person, tokens, client, versions }
 }
 
-const text = (result: CallToolResult) => {
-  const [first] = result.content
-  expect(first?.type).toBe('text')
-  return (first as { text: string }).text
-}
-
-/** A success: structured content that fits the tool's output schema, and the same JSON as text. */
-function structured(name: string, result: CallToolResult) {
-  expect(result.isError ?? false, text(result)).toBe(false)
-  const parsed = definition(name).output.safeParse(result.structuredContent)
-  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-  expect(JSON.parse(text(result))).toEqual(result.structuredContent)
-  return result.structuredContent as Record<string, any>
-}
+const structured = (name: string, result: CallToolResult) =>
+  structuredResult(definition(name), result)
+const text = resultText
 
 describe.each(ERAS)('the task tools, protocol %s', (era) => {
   it('tools/list: the eight tools, with input and output schemas, hints, scope and access mode', async () => {

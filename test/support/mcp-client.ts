@@ -1,4 +1,11 @@
-import { Client, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client'
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type FetchLike,
+} from '@modelcontextprotocol/client'
+import { expect } from 'vitest'
+import type { ToolDefinition } from '../../src/services/definition.js'
 
 /**
  * The MCP SDK's own client (v2) at one service's MCP URL with a bearer token from the real flow,
@@ -28,4 +35,23 @@ export async function mcpClientWithToken(resource: string, token: string, era: E
     new StreamableHTTPClientTransport(new URL(resource), { fetch: fetchWithToken }),
   )
   return { client, versions }
+}
+
+/** A result's one text. */
+export function resultText(result: CallToolResult): string {
+  const [first] = result.content
+  expect(first?.type).toBe('text')
+  return (first as { text: string }).text
+}
+
+/**
+ * A success of `definition`'s tool: structured content that fits its output schema, and the same
+ * JSON as text. Returns the structured content.
+ */
+export function structuredResult(definition: ToolDefinition, result: CallToolResult) {
+  expect(result.isError ?? false, resultText(result)).toBe(false)
+  const parsed = definition.output.safeParse(result.structuredContent)
+  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
+  expect(JSON.parse(resultText(result))).toEqual(result.structuredContent)
+  return result.structuredContent as Record<string, any>
 }

@@ -1,6 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import { ERAS, mcpClientWithToken, type Era } from '../../support/mcp-client.js'
+import {
+  ERAS,
+  mcpClientWithToken,
+  resultText,
+  structuredResult,
+  type Era,
+} from '../../support/mcp-client.js'
 import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
 
@@ -42,15 +48,9 @@ async function upstreamCalls(from = 0) {
   }
 }
 
-const text = (result: CallToolResult) => (result.content[0] as { text: string }).text
-
-function structured(name: string, result: CallToolResult) {
-  expect(result.isError ?? false, text(result)).toBe(false)
-  const parsed = definition(name).output.safeParse(result.structuredContent)
-  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-  expect(JSON.parse(text(result))).toEqual(result.structuredContent)
-  return result.structuredContent as Record<string, any>
-}
+const structured = (name: string, result: CallToolResult) =>
+  structuredResult(definition(name), result)
+const text = resultText
 
 const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
 

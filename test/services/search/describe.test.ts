@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { moment } from '../../../src/services/tasks/wording.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { callTool, providerReader } from './provider.js'
+import { callTool, providerReader } from '../tool-calls.js'
 
 /** submit_sitemap's describe(), reading the site and its sitemaps from the real sandbox. */
 
@@ -13,7 +13,7 @@ let users = 0
 async function person() {
   const name = `describer${++users}`
   const token = await sandbox.token(name, ['webmasters'])
-  const reader = providerReader(sandbox, token)
+  const reader = providerReader(sandbox, token, 'search')
   const ask = (args: Record<string, unknown>) =>
     submit.approval!.describe(submit.input.parse(args), reader)
   return {

@@ -1,6 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import { ERAS, mcpClientWithToken, type Era } from '../../support/mcp-client.js'
+import {
+  ERAS,
+  mcpClientWithToken,
+  resultText,
+  structuredResult,
+  type Era,
+} from '../../support/mcp-client.js'
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
@@ -8,8 +14,7 @@ import { connectorForSuite, type Person } from '../../support/connector.js'
 /**
  * The search tools through the real connector and sandbox, with the MCP SDK's own client,
  * authorized through the real flow for the `search` service, under both protocol revisions.
- * submit_sitemap is served once the approval gate can enforce it; its definition is tested
- * directly (definitions.test.ts, describe.test.ts).
+ * submit_sitemap and its approval: submit.test.ts.
  */
 
 const suite = connectorForSuite()
@@ -50,31 +55,19 @@ async function upstreamCalls(from = 0) {
   }
 }
 
-const text = (result: CallToolResult) => {
-  const [first] = result.content
-  expect(first?.type).toBe('text')
-  return (first as { text: string }).text
-}
-
-/** A success: structured content that fits the tool's output schema, and the same JSON as text. */
-function structured(name: string, result: CallToolResult) {
-  expect(result.isError ?? false, text(result)).toBe(false)
-  const parsed = definition(name).output.safeParse(result.structuredContent)
-  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-  expect(JSON.parse(text(result))).toEqual(result.structuredContent)
-  return result.structuredContent as Record<string, any>
-}
+const structured = (name: string, result: CallToolResult) =>
+  structuredResult(definition(name), result)
+const text = resultText
 
 describe.each(ERAS)('the search tools, protocol %s', (era) => {
-  it('tools/list: the five reads with schemas, read-only hints and webmasters.readonly', async () => {
+  it('tools/list: the six tools; the five reads with schemas, read-only hints and webmasters.readonly', async () => {
     const { client, versions } = await newPerson(era)
     const { tools } = await client.listTools()
-    const names = tools.map((t) => t.name).sort()
-    expect(names).toEqual(expect.arrayContaining(READS))
-    // submit_sitemap joins them once the approval gate enforces its approval; nothing else does.
-    expect(names.filter((n) => !READS.includes(n))).toEqual(
-      names.includes('submit_sitemap') ? ['submit_sitemap'] : [],
-    )
+    expect(tools.map((t) => t.name)).toEqual(SEARCH_TOOLS.map((t) => t.name))
+    expect(tools.find((t) => t.name === 'submit_sitemap')!._meta).toEqual({
+      'countersign/scope': 'webmasters',
+      'countersign/accessMode': 'auth-token',
+    })
     for (const tool of tools.filter((t) => READS.includes(t.name))) {
       const source = definition(tool.name)
       expect(tool.title).toBe(source.title)

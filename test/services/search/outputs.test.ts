@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { callTool } from './provider.js'
+import { callTool } from '../tool-calls.js'
 
 /** Each read's request, built from its definition, answered by the sandbox, fits its output schema. */
 

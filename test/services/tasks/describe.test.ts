@@ -3,7 +3,7 @@ import type { ChangeDescription, ProviderReader } from '../../../src/services/de
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 import { dueDay, moment, notesPreview, quoted } from '../../../src/services/tasks/wording.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { callTool, providerReader } from './tool-calls.js'
+import { callTool, providerReader } from '../tool-calls.js'
 
 /** describe() of every change tool, reading from the real sandbox through a ProviderReader. */
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 import { timestamp } from '../../../src/services/tasks/inputs.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { upstreamRequest } from './tool-calls.js'
+import { upstreamRequest } from '../tool-calls.js'
 
 const sandbox = sandboxForSuite()
 const tool = (name: string) => TASK_TOOLS.find((t) => t.name === name)!

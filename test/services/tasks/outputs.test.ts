@@ -3,7 +3,7 @@ import type { ToolDefinition } from '../../../src/services/definition.js'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 import { deletedTask, task, taskList } from '../../../src/services/tasks/resources.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { callTool } from './tool-calls.js'
+import { callTool } from '../tool-calls.js'
 
 /** Every output schema against what the real sandbox returns, over HTTP. */
 

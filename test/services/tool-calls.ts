@@ -2,8 +2,9 @@ import {
   pathParamsOf,
   type ProviderReader,
   type ToolDefinition,
-} from '../../../src/services/definition.js'
-import type { sandboxForSuite } from '../../support/sandbox.js'
+} from '../../src/services/definition.js'
+import type { ServiceName } from '../../src/services/catalog.js'
+import type { sandboxForSuite } from '../support/sandbox.js'
 
 /**
  * Calls a tool's upstream operation the way its definition says: path parameters into the path
@@ -13,9 +14,16 @@ import type { sandboxForSuite } from '../../support/sandbox.js'
 
 type Sandbox = ReturnType<typeof sandboxForSuite>
 
+/** Each service's API on the sandbox (DESIGN §4). */
+const API_BASE: Record<ServiceName, string> = {
+  tasks: '/tasks/v1',
+  search: '/search/v1',
+  analytics: '/analytics/v1',
+}
+
 export interface UpstreamRequest {
   method: string
-  /** Relative to the task API's base URL, with the query string. */
+  /** Relative to the service's base URL, with the query string. */
   path: string
   body?: Record<string, unknown>
 }
@@ -57,7 +65,7 @@ export async function callTool(
   if (!parsed.success)
     throw new Error(`${tool.name} refused ${JSON.stringify(args)}: ${parsed.error.message}`)
   const request = upstreamRequest(tool, parsed.data as Record<string, unknown>)
-  return sandbox.request(request.method, `/tasks/v1${request.path}`, {
+  return sandbox.request(request.method, `${API_BASE[tool.service]}${request.path}`, {
     token,
     headers,
     ...(request.body !== undefined && { body: request.body }),
@@ -68,6 +76,7 @@ export async function callTool(
 export function providerReader(
   sandbox: Sandbox,
   token: string,
+  service: ServiceName = 'tasks',
 ): ProviderReader & { calls: string[] } {
   const calls: string[] = []
   return {
@@ -79,7 +88,7 @@ export function providerReader(
         return encodeURIComponent(value)
       })
       calls.push(filled)
-      const res = await fetch(`${sandbox.url}/tasks/v1${filled}`, {
+      const res = await fetch(`${sandbox.url}${API_BASE[service]}${filled}`, {
         headers: { authorization: `Bearer ${token}` },
       })
       if (!res.ok) throw new Error(`GET ${filled}: ${res.status} ${await res.text()}`)

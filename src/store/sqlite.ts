@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+import { withStatementCache } from './statement-cache.js'
 
 /** The embedded engine's file, inside the data folder (the sandbox's lives in its own folder). */
 export const SQLITE_FILE = 'connector.db'
@@ -31,5 +32,5 @@ export function sqliteDialect(dataDir: string): SqliteDialect {
   // Waits for a lock held by a backup or an admin command instead of failing at once.
   database.pragma('busy_timeout = 5000')
   database.pragma('foreign_keys = ON')
-  return new ConnectorSqliteDialect({ database })
+  return new ConnectorSqliteDialect({ database: withStatementCache(database) })
 }

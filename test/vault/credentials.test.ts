@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import type { Store } from '../../src/store/open.js'
-import { UpstreamCredentials } from '../../src/vault/credentials.js'
+import { credentialBinding, UpstreamCredentials } from '../../src/vault/credentials.js'
 import { SealedValueError } from '../../src/vault/errors.js'
 import { Vault } from '../../src/vault/vault.js'
 import { describeEachEngine } from '../support/engines.js'
@@ -130,5 +130,47 @@ describeEachEngine('upstream credentials', (engine) => {
       .where('id', '=', 'tampered')
       .execute()
     await expect(credentials.get('tampered')).rejects.toThrow(SealedValueError)
+  })
+
+  it('reads the row on every get: what another replica erases or replaces is seen at once', async () => {
+    const other = new UpstreamCredentials(store, vault, () => clock)
+    await credentials.put({ id: 'shared', subject: 'ada', scope: 'tasks', secret: 'first' })
+    expect((await credentials.get('shared'))?.secret).toBe('first')
+    await other.put({ id: 'shared', subject: 'ada', scope: 'tasks', secret: 'second' })
+    expect((await credentials.get('shared'))?.secret).toBe('second')
+    // A refresh writes the row itself, sealed anew (src/upstream/stored-token-set.ts).
+    await store.db
+      .updateTable('upstream_credentials')
+      .set({ ciphertext: vault.seal('third', credentialBinding('shared', 'ada')) })
+      .where('id', '=', 'shared')
+      .execute()
+    expect((await credentials.get('shared'))?.secret).toBe('third')
+    expect(await other.erase('shared')).toBe(true)
+    expect(await credentials.get('shared')).toBeUndefined()
+  })
+
+  it('does not open a row reassigned to another person, even one it opened before', async () => {
+    await credentials.put({ id: 'opened', subject: 'ada', scope: 'tasks', secret: canary() })
+    expect((await credentials.get('opened'))?.subject).toBe('ada')
+    await store.db
+      .updateTable('upstream_credentials')
+      .set({ subject: 'eve' })
+      .where('id', '=', 'opened')
+      .execute()
+    await expect(credentials.get('opened')).rejects.toThrow(SealedValueError)
+  })
+
+  it('does not open a ciphertext moved onto a row it opened before', async () => {
+    await credentials.put({ id: 'victim-2', subject: 'ada', scope: 'tasks', secret: canary() })
+    await credentials.put({ id: 'attacker-2', subject: 'eve', scope: 'tasks', secret: 'eve' })
+    expect((await credentials.get('attacker-2'))?.secret).toBe('eve')
+    expect((await credentials.get('victim-2'))?.subject).toBe('ada')
+    const { ciphertext } = await rowOf('victim-2')
+    await store.db
+      .updateTable('upstream_credentials')
+      .set({ ciphertext })
+      .where('id', '=', 'attacker-2')
+      .execute()
+    await expect(credentials.get('attacker-2')).rejects.toThrow(SealedValueError)
   })
 })

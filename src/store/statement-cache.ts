@@ -1,0 +1,34 @@
+import type { Database, Statement } from 'better-sqlite3'
+import type { SqliteDatabase } from 'kysely'
+
+/**
+ * kysely's SQLite driver prepares every query afresh (`db.prepare(sql)` each time); preparing
+ * costs several times what running a small indexed query does. This hands kysely the database
+ * with one prepared statement kept per SQL text, the least recently used dropped past
+ * `capacity`. kysely's queries are parameterised, so the texts are few (one per query shape).
+ *
+ * A better-sqlite3 statement is reusable: each run binds its own parameters. Only kysely sees
+ * these statements, and it never changes their modes (`raw`, `pluck`, `expand`, `safeIntegers`).
+ * The one state that matters is `busy` (a `.iterate()` still open, as in a stream): a busy
+ * statement is never handed out again, a fresh one is prepared for that use instead.
+ */
+export function withStatementCache(database: Database, capacity = 500): SqliteDatabase {
+  const statements = new Map<string, Statement>()
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      const cached = statements.get(sql)
+      if (cached !== undefined) {
+        if (cached.busy) return database.prepare(sql)
+        // Most recently used last: the first key is the one to drop.
+        statements.delete(sql)
+        statements.set(sql, cached)
+        return cached
+      }
+      const statement = database.prepare(sql)
+      statements.set(sql, statement)
+      if (statements.size > capacity) statements.delete(statements.keys().next().value!)
+      return statement
+    },
+  }
+}

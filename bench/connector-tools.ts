@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AuthorizationFlow } from '../test/support/authorization-flow.js'
+import { freePort, startProcess, stopProcess } from '../test/support/processes.js'
 import { load, once, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -39,22 +39,9 @@ const LEGACY = '2025-11-25'
 
 export async function benchConnectorTools(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-tools-'))
-  const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
   const children: ChildProcess[] = []
   try {
-    const sandbox = await startChild(children, 'sandbox', sandboxPort, {
-      SANDBOX_PORT: String(sandboxPort),
-      DATA_DIR: dataDir,
-    })
-    const connector = await startChild(children, 'start', connectorPort, {
-      SANDBOX: '0',
-      SANDBOX_PORT: String(sandboxPort),
-      PORT: String(connectorPort),
-      DATA_DIR: dataDir,
-      VAULT_KEY: randomBytes(32).toString('base64'),
-    })
-
-    const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
+    const { sandbox, connector, flow } = await startStack(children, dataDir)
     const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
     const tasklist = await seedTasks(sandbox.url)
 
@@ -149,7 +136,7 @@ export async function benchConnectorTools(): Promise<void> {
     emit('overhead_p50_ms_2025_11_25', p50(times.legacy) - p50(times.direct), 'ms')
     emit('throughput_ratio_2025_11_25', rates.legacy / rates.direct, 'ratio')
   } finally {
-    await Promise.all(children.map(stop))
+    await Promise.all(children.map(stopProcess))
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
@@ -217,49 +204,46 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
   return id
 }
 
-interface Child {
-  url: string
-  pid: number
+/**
+ * The sandbox and the connector in child processes, as `npm run sandbox` and `SANDBOX=0 npm start`
+ * run them (data in `dataDir`), and the OAuth flow against them.
+ */
+export async function startStack(children: ChildProcess[], dataDir: string) {
+  const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
+  const sandbox = await startChild(children, 'sandbox', sandboxPort, {
+    SANDBOX_PORT: String(sandboxPort),
+    DATA_DIR: dataDir,
+  })
+  const connector = await startChild(children, 'start', connectorPort, {
+    SANDBOX: '0',
+    SANDBOX_PORT: String(sandboxPort),
+    PORT: String(connectorPort),
+    DATA_DIR: dataDir,
+    VAULT_KEY: randomBytes(32).toString('base64'),
+  })
+  const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
+  return { sandbox, connector, flow }
 }
 
-/** `script <command>` (the CLI) in its own Node process (no tsx wrapper process), once healthy. */
-export async function startChild(
+/** The CLI in a child process, with production logging unless LOG_LEVEL says otherwise. */
+function startChild(
   children: ChildProcess[],
   command: string,
   port: number,
   env: Record<string, string>,
-  script = 'src/cli/main.ts',
-): Promise<Child> {
+  script?: string,
+) {
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
   const profile = process.env.BENCH_CPU_PROFILE
-  const flags = profile && command === 'start' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
-  const args = [...flags, '--import', 'tsx', script, command]
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  children.push(child)
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
-  const url = `http://127.0.0.1:${port}`
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    if (child.exitCode !== null) break
-    const ok = await fetch(`${url}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    )
-    if (ok) return { url, pid: child.pid! }
-    await sleep(100)
-  }
-  throw new Error(`${command} did not start: ${stderr}`)
-}
-
-export function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
+  const nodeFlags =
+    profile && command === 'start' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  return startProcess(
+    children,
+    command,
+    port,
+    { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
+    { nodeFlags, script },
+  )
 }
 
 /** CPU time (user and system) a process has used, from /proc (Linux; 100 ticks a second). */
@@ -274,15 +258,4 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1])
   return kb / 1024
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }

@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ServiceName } from '../src/services/catalog.js'
-import { AuthorizationFlow } from '../test/support/authorization-flow.js'
-import { freePort, startChild, stop } from './connector-tools.js'
+import { stopProcess } from '../test/support/processes.js'
+import { startStack } from './connector-tools.js'
 import { once, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -39,21 +38,9 @@ const MODERN = '2026-07-28'
 
 export async function benchToolLatency(bench: ToolLatency): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), `countersign-bench-${bench.service}-`))
-  const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
   const children: ChildProcess[] = []
   try {
-    const sandbox = await startChild(children, 'sandbox', sandboxPort, {
-      SANDBOX_PORT: String(sandboxPort),
-      DATA_DIR: dataDir,
-    })
-    const connector = await startChild(children, 'start', connectorPort, {
-      SANDBOX: '0',
-      SANDBOX_PORT: String(sandboxPort),
-      PORT: String(connectorPort),
-      DATA_DIR: dataDir,
-      VAULT_KEY: randomBytes(32).toString('base64'),
-    })
-    const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
+    const { sandbox, connector, flow } = await startStack(children, dataDir)
     const { tokens } = await flow.connect({
       service: bench.service,
       person: flow.person(bench.user),
@@ -84,7 +71,7 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
     emit(`${bench.figure}_connector`, p50(times.connector), 'ms')
     emit(`${bench.figure}_direct`, p50(times.direct), 'ms')
   } finally {
-    await Promise.all(children.map(stop))
+    await Promise.all(children.map(stopProcess))
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

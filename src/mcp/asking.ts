@@ -8,6 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import type { Vault } from '../vault/vault.js'
+import { grantOf } from './grant-access.js'
 
 /**
  * Whether, and how, the person can be asked in their assistant's own interface during one
@@ -45,18 +46,13 @@ export interface ClientAsking {
   mint(state: AskedState): Promise<string>
 }
 
-/** The grant a request state is bound to: set by the endpoint in `authInfo.extra` (handler.ts). */
-const grantIdOf = (ctx: ServerContext) =>
-  (ctx.http?.authInfo?.extra?.grant as { link?: { grantId?: string } } | undefined)?.link
-    ?.grantId ?? ''
-
 export function requestStateCodec(vault: Vault): RequestStateCodec<AskedState> {
   return createRequestStateCodec<AskedState>({
     // The sealing key's derivation: every replica holds it. A state lives 10 minutes, as long as
     // the approval it names.
     key: vault.deriveKeys('mcp: request state')[0]!,
     ttlSeconds: 600,
-    bind: (ctx) => `${ctx.mcpReq.method}\0${grantIdOf(ctx)}`,
+    bind: (ctx) => `${ctx.mcpReq.method}\0${grantOf(ctx)?.link.grantId ?? ''}`,
   })
 }
 

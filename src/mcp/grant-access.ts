@@ -1,6 +1,8 @@
+import type { ServerContext } from '@modelcontextprotocol/server'
 import type { GrantLink, Grants } from '../auth/grants.js'
 import { SERVICES } from '../services/catalog.js'
 import { CredentialRevokedError } from '../upstream/index.js'
+import type { ToolGrant } from './approval.js'
 
 /**
  * A request's way to the provider: the upstream access token of the grant its bearer token
@@ -21,6 +23,10 @@ export interface UpstreamTokens {
 
 export const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
   `The connection to ${SERVICES[link.service].title} was revoked at the provider: connect the service again.`
+
+/** The request's grant, put into `authInfo.extra` by the endpoint after authentication. */
+export const grantOf = (ctx: ServerContext) =>
+  ctx.http?.authInfo?.extra?.grant as ToolGrant | undefined
 
 export class RequestGrant {
   /** Set once the provider said the credential is revoked: the answer becomes 401. */

@@ -7,8 +7,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import type { ToolGrant } from './approval.js'
 import { clientAsking, type AskedState } from './asking.js'
+import { grantOf } from './grant-access.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
 
 /**
@@ -79,14 +79,11 @@ export function serviceHandler(
   return createMcpHandler(factory, { legacy: 'stateless', onerror: options.onerror })
 }
 
-/**
- * Who calls: the request's grant, put into `authInfo.extra` by the endpoint after authentication,
- * and how the person can be asked in the client.
- */
+/** Who calls: the request's grant, and how the person can be asked in the client. */
 function callerOf(
   ctx: ServerContext,
   codec: RequestStateCodec<AskedState>,
 ): ToolCaller | undefined {
-  const grant = ctx.http?.authInfo?.extra?.grant as ToolGrant | undefined
-  return grant && { grant, asking: clientAsking(ctx, codec) }
+  const grant = grantOf(ctx)
+  return grant && { grant, asking: () => clientAsking(ctx, codec) }
 }

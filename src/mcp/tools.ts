@@ -62,7 +62,8 @@ export interface ServiceToolsDeps {
 /** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
 export interface ToolCaller {
   grant: ToolGrant
-  asking?: ClientAsking
+  /** Read only for a change: a read has no one to ask. */
+  asking?: () => ClientAsking | undefined
 }
 
 export class ServiceTools {
@@ -132,7 +133,7 @@ export class ServiceTools {
       }
       let ifMatch: string | undefined
       if (definition.approval) {
-        const clearance = await this.#approval!.clear(definition, input, grant, caller.asking)
+        const clearance = await this.#approval!.clear(definition, input, grant, caller.asking?.())
         if (!clearance.go) return clearance.result
         approved = true
         ifMatch = clearance.ifMatch

@@ -49,6 +49,14 @@ export interface ToolDefinition<
   approval?: ApprovalPolicy<z.output<Input>>
 }
 
+/** A definition, typed by its own schemas (so `describe` and hooks see their arguments' types). */
+export const defineTool = <I extends z.ZodObject, O extends z.ZodType>(
+  tool: ToolDefinition<I, O>,
+): ToolDefinition<I, O> => tool
+
+/** The MCP hints of every read. */
+export const READ_HINTS = { readOnlyHint: true, idempotentHint: true } as const
+
 /** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
 export type AccessMode = 'auth-token' | 'per-call'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ElicitRequest } from '@modelcontextprotocol/client'
-import { quoted } from '../../src/services/tasks/wording.js'
+import { quoted } from '../../src/services/wording.js'
 import { connectorForSuite } from '../support/connector.js'
 import { approvalFlow } from '../approval/flow.js'
 import { approvalLink, assistantV1, assistantV2, textOf, type Answer } from './approval-clients.js'

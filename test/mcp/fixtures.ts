@@ -1,4 +1,5 @@
 import type { ConnectorHarness } from '../support/connector.js'
+import { providerRequests } from '../support/provider-log.js'
 
 /**
  * A person's tasks seeded directly at the provider, and the provider's request log: what the
@@ -50,16 +51,7 @@ export function taskFixtures(
     },
 
     /** The task API calls the sandbox received since `from` (an index into its request log). */
-    async upstreamCalls(from = 0) {
-      const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-      const log = res.body as { method: string; path: string; status: number }[]
-      const calls = log.slice(from).filter((entry) => entry.path.startsWith('/tasks/v1/'))
-      return {
-        next: log.length,
-        calls,
-        writes: calls.filter((entry) => entry.method !== 'GET'),
-      }
-    },
+    upstreamCalls: (from = 0) => providerRequests(suite, '/tasks/v1', from),
   }
   return fixtures
 }

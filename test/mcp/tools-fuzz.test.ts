@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { connectorForSuite } from '../support/connector.js'
+import { providerRequests } from '../support/provider-log.js'
 
 /**
  * Raw JSON-RPC bodies to /tasks/mcp, random and half-right, the five changes among them: whatever
@@ -111,12 +112,7 @@ function messagesOf(contentType: string, text: string): unknown[] {
 }
 
 /** The task API writes the sandbox received: none may come from calls nobody approved. */
-async function upstreamWrites() {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  return (res.body as { method: string; path: string }[]).filter(
-    (entry) => entry.method !== 'GET' && entry.path.startsWith('/tasks/v1/'),
-  )
-}
+const upstreamWrites = async () => (await providerRequests(suite, '/tasks/v1')).writes
 
 describe('random JSON-RPC bodies to /tasks/mcp', () => {
   it('are answered with a JSON-RPC error or a result, never a 5xx, and change nothing', async () => {

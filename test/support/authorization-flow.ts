@@ -84,6 +84,24 @@ export class AuthorizationFlow {
     return answerOf<T>(await fetch(url, { method, headers, body, redirect: 'manual' }))
   }
 
+  /** A JSON-RPC request to a service's MCP endpoint (2025-11-25 style). */
+  mcp(
+    service: ServiceName,
+    token: string | undefined,
+    message: Record<string, unknown> = { method: 'ping' },
+    headers: Record<string, string> = {},
+  ) {
+    return this.request('POST', `/${service}/mcp`, {
+      token,
+      json: { jsonrpc: '2.0', id: 1, ...message },
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        ...headers,
+      },
+    })
+  }
+
   /** Dynamic client registration; a public client (PKCE, no secret) unless told otherwise. */
   async registerClient(metadata: Record<string, unknown> = {}): Promise<Client> {
     const redirectUri = `http://127.0.0.1:${40000 + Math.floor(Math.random() * 20000)}/callback`

@@ -146,22 +146,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
     },
 
     /** A JSON-RPC request to a service's MCP endpoint (2025-11-25 style). */
-    mcp(
-      service: ServiceName,
-      token: string | undefined,
-      message: Record<string, unknown> = { method: 'ping' },
-      headers: Record<string, string> = {},
-    ) {
-      return harness.request('POST', `/${service}/mcp`, {
-        token,
-        json: { jsonrpc: '2.0', id: 1, ...message },
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          ...headers,
-        },
-      })
-    },
+    mcp: (...args: Parameters<AuthorizationFlow['mcp']>) => flow.mcp(...args),
 
     /**
      * A person's grant link (the latest, or the one of `grantId`) and its upstream credential,

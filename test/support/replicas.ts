@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, request as forward, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
 import { AuthorizationFlow } from './authorization-flow.js'
+import { freePort, startProcess, stopProcess } from './processes.js'
 import type { StoreLocation } from './engines.js'
 
 /**
@@ -72,23 +72,21 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
     for (let i = 0; i < count; i++) {
       const port = await freePort()
       ports.push(port)
-      children.push(
-        await startReplica(port, {
-          SANDBOX: '0',
-          SANDBOX_PUBLIC_URL: sandbox.url,
-          PORT: String(port),
-          PUBLIC_URL: url,
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: join(dataDir, `replica-${i}`),
-          VAULT_KEY: vaultKey,
-          LOG_LEVEL: 'warn',
-        }),
-      )
+      await startProcess(children, 'start', port, {
+        SANDBOX: '0',
+        SANDBOX_PUBLIC_URL: sandbox.url,
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: join(dataDir, `replica-${i}`),
+        VAULT_KEY: vaultKey,
+        LOG_LEVEL: 'warn',
+      })
     }
   }, 60_000)
 
   afterAll(async () => {
-    await Promise.all(children.map(stop))
+    await Promise.all(children.map(stopProcess))
     await new Promise((resolve) => (front ? front.close(resolve) : resolve(undefined)))
     await sandbox?.close()
     if (dataDir) await rm(dataDir, { recursive: true, force: true })
@@ -114,40 +112,4 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
     flow,
     served,
   }
-}
-
-async function startReplica(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    if (child.exitCode !== null) break
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    )
-    if (up) return child
-    await sleep(100)
-  }
-  child.kill('SIGKILL')
-  throw new Error(`a replica did not start: ${stderr}`)
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ToolDefinition } from '../definition.js'
-import { toolInput } from '../tasks/inputs.js'
+import { defineTool, READ_HINTS } from '../definition.js'
+import { toolInput } from '../inputs.js'
 import { filtersOf, objectError } from './filters.js'
 import {
   checkReport,
@@ -28,10 +28,6 @@ import { metadata, realtimeReport, report, reports } from './resources.js'
  * API's metadata, runRealtimeReport, runReport and batchRunReports, flat: propertiesId beside
  * the body's fields. Names are checked against the property before a report is run.
  */
-
-const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) => tool
-
-const READ = { readOnlyHint: true, idempotentHint: true } as const
 
 const STRINGS =
   'Every value in the answer is a string, numbers included; metricHeaders give each metric’s type.'
@@ -72,7 +68,7 @@ const reportFields = () => ({
     .describe('Also return the property’s remaining API quota.'),
 })
 
-export const getMetadata = define({
+export const getMetadata = defineTool({
   service: 'analytics',
   name: 'get_metadata',
   title: 'List a property’s dimensions and metrics',
@@ -88,7 +84,7 @@ export const getMetadata = define({
   output: metadata,
   scope: 'analytics.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
 /** The realtime API's own dimensions and metrics (plus the property's customUser: dimensions). */
@@ -113,7 +109,7 @@ export const REALTIME_NAMES = {
   metrics: ['activeUsers', 'eventCount', 'keyEvents', 'screenPageViews'],
 } as const
 
-export const runRealtimeReport = define({
+export const runRealtimeReport = defineTool({
   service: 'analytics',
   name: 'run_realtime_report',
   title: 'See what is happening on the site now',
@@ -147,7 +143,7 @@ export const runRealtimeReport = define({
   output: realtimeReport,
   scope: 'analytics.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
   // Realtime names are the API's fixed set: checked here, with no upstream call.
   preflight: async (args) => {
     const used = [
@@ -163,7 +159,7 @@ export const runRealtimeReport = define({
   },
 })
 
-export const runReport = define({
+export const runReport = defineTool({
   service: 'analytics',
   name: 'run_report',
   title: 'Run a report',
@@ -188,7 +184,7 @@ export const runReport = define({
   output: report,
   scope: 'analytics.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
   preflight: (args, provider) => checkNames(provider, args.propertiesId, [args]),
 })
 
@@ -201,7 +197,7 @@ const reportRequest = z
   })
   .superRefine(checkReport)
 
-export const runReports = define({
+export const runReports = defineTool({
   service: 'analytics',
   name: 'run_reports',
   title: 'Run several reports at once',
@@ -234,7 +230,7 @@ export const runReports = define({
   output: reports,
   scope: 'analytics.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
   preflight: (args, provider) =>
     checkNames(
       provider,

@@ -1,5 +1,5 @@
 import { readResource, type ChangeDescription, type ProviderReader } from '../definition.js'
-import { moment, oneLine, shortened } from '../tasks/wording.js'
+import { moment, oneLine, shortened } from '../wording.js'
 import { site as siteSchema, sitemapsList } from './resources.js'
 import { siteCovers } from './sites.js'
 

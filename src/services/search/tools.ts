@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ToolDefinition } from '../definition.js'
-import { toolInput } from '../tasks/inputs.js'
+import { defineTool, READ_HINTS } from '../definition.js'
+import { toolInput } from '../inputs.js'
 import { describeSubmitSitemap } from './describe.js'
 import {
   AGGREGATIONS,
@@ -31,10 +31,6 @@ import {
  * `webmasters` and the person's approval of each call (access mode auth-token).
  */
 
-const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) => tool
-
-const READ = { readOnlyHint: true, idempotentHint: true } as const
-
 const SITES =
   'siteUrl is a site exactly as list_sites gives it: a URL-prefix site ends with "/" (https://www.example.com/; http and https, www and no www, are different sites), a domain property is sc-domain:example.com (every host of the domain, http and https).'
 
@@ -42,7 +38,7 @@ const siteField = siteUrl().describe(
   'The site, exactly as list_sites gives it: https://www.example.com/ (with the trailing slash) or sc-domain:example.com.',
 )
 
-export const getSite = define({
+export const getSite = defineTool({
   service: 'search',
   name: 'get_site',
   title: 'Read a site',
@@ -59,10 +55,10 @@ export const getSite = define({
   output: site,
   scope: 'webmasters.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
-export const inspectUrl = define({
+export const inspectUrl = defineTool({
   service: 'search',
   name: 'inspect_url',
   title: 'Check how a page is indexed',
@@ -93,10 +89,10 @@ export const inspectUrl = define({
   output: inspection,
   scope: 'webmasters.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
-export const listSitemaps = define({
+export const listSitemaps = defineTool({
   service: 'search',
   name: 'list_sitemaps',
   title: 'List sitemaps',
@@ -121,10 +117,10 @@ export const listSitemaps = define({
   output: sitemapsList,
   scope: 'webmasters.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
-export const listSites = define({
+export const listSites = defineTool({
   service: 'search',
   name: 'list_sites',
   title: 'List sites',
@@ -141,13 +137,13 @@ export const listSites = define({
   output: sitesList,
   scope: 'webmasters.readonly',
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
 const DATA_DELAY =
   'Data is final only up to about 3 days ago: the default dataState "final" leaves the last 2-3 days out; "all" includes fresh data that may still change (metadata.first_incomplete_date says from when), "hourly_all" is needed for the hour dimension (the last 10 days only).'
 
-export const querySearchAnalytics = define({
+export const querySearchAnalytics = defineTool({
   service: 'search',
   name: 'query_search_analytics',
   title: 'Query search performance',
@@ -251,10 +247,10 @@ export const querySearchAnalytics = define({
   scope: 'webmasters.readonly',
   // A query changes nothing: sending it again when an answer is lost is safe.
   idempotent: true,
-  annotations: READ,
+  annotations: READ_HINTS,
 })
 
-export const submitSitemap = define({
+export const submitSitemap = defineTool({
   service: 'search',
   name: 'submit_sitemap',
   title: 'Submit a sitemap',

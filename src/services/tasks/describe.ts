@@ -5,7 +5,7 @@ import {
   type Task,
   type TaskList,
 } from './resources.js'
-import { dueDay, moment, notesPreview, quoted, statusWord } from './wording.js'
+import { dueDay, moment, notesPreview, quoted, statusWord } from '../wording.js'
 
 /**
  * How each change of the task service reads to the person who approves it (DESIGN §5). The task

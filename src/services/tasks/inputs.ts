@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { parseTimestamp } from './timestamps.js'
+import { parseTimestamp } from '../timestamps.js'
 
 /**
  * The pieces the task tools' inputs are made of, with the seed's limits. Every message names the
@@ -110,25 +110,3 @@ export const restoreOnly = () =>
   })
 
 export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
-
-/**
- * A flat input object: unknown fields are refused by name, with the fields the tool takes, so a
- * model that guessed a name (or sent a read-only field such as `position`) learns what to send.
- */
-export function toolInput<Shape extends z.ZodRawShape>(tool: string, shape: Shape) {
-  const fields = Object.keys(shape)
-    .map((name) => `"${name}"`)
-    .join(', ')
-  return z.strictObject(shape, {
-    error: (issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        const names = issue.keys.map((key) => `"${key.slice(0, 40)}"`).join(', ')
-        const them = issue.keys.length > 1 ? 'them' : 'it'
-        return `${tool} does not take ${names}: remove ${them}. It takes ${fields}`
-      }
-      if (issue.code === 'invalid_type')
-        return `the arguments of ${tool} must be an object with ${fields}`
-      return undefined
-    },
-  })
-}

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import type { ToolDefinition } from '../definition.js'
+import { defineTool, READ_HINTS } from '../definition.js'
 import {
   describeCreateTask,
   describeCreateTaskList,
@@ -20,8 +19,8 @@ import {
   taskTitle,
   TASKS_PAGE,
   timestamp,
-  toolInput,
 } from './inputs.js'
+import { toolInput } from '../inputs.js'
 import { deletedTask, task, taskList, taskListsPage, tasksPage } from './resources.js'
 
 /**
@@ -29,8 +28,6 @@ import { deletedTask, task, taskList, taskListsPage, tasksPage } from './resourc
  * seed's row (method, path, approval), its permission (`tasks.readonly` reads, `tasks` changes),
  * its access mode, and the endpoint's parameters and rules, written for the model that calls it.
  */
-
-const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) => tool
 
 const APPROVED =
   'The person is shown this change and it runs only after they approve it; if they decline, nothing changes.'
@@ -48,7 +45,7 @@ const dueField = timestamp('due').describe(
   'The day the task is scheduled, as an RFC 3339 timestamp such as 2026-11-25T00:00:00.000Z; only the date is kept.',
 )
 
-export const createTask = define({
+export const createTask = defineTool({
   service: 'tasks',
   name: 'create_task',
   title: 'Add a task',
@@ -90,7 +87,7 @@ export const createTask = define({
   approval: { mode: 'auth-token', describe: describeCreateTask },
 })
 
-export const createTaskList = define({
+export const createTaskList = defineTool({
   service: 'tasks',
   name: 'create_task_list',
   title: 'Create a task list',
@@ -113,7 +110,7 @@ export const createTaskList = define({
   approval: { mode: 'auth-token', describe: describeCreateTaskList },
 })
 
-export const deleteTask = define({
+export const deleteTask = defineTool({
   service: 'tasks',
   name: 'delete_task',
   title: 'Delete a task',
@@ -139,7 +136,7 @@ export const deleteTask = define({
   approval: { mode: 'per-call', describe: describeDeleteTask },
 })
 
-export const getTask = define({
+export const getTask = defineTool({
   service: 'tasks',
   name: 'get_task',
   title: 'Read a task',
@@ -156,10 +153,10 @@ export const getTask = define({
   output: task,
   scope: 'tasks.readonly',
   idempotent: true,
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_HINTS,
 })
 
-export const listTaskLists = define({
+export const listTaskLists = defineTool({
   service: 'tasks',
   name: 'list_task_lists',
   title: 'List task lists',
@@ -183,13 +180,13 @@ export const listTaskLists = define({
   output: taskListsPage,
   scope: 'tasks.readonly',
   idempotent: true,
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_HINTS,
 })
 
 const bound = (field: string, what: string) =>
   timestamp(field).optional().describe(`Only tasks ${what} (RFC 3339, inclusive).`)
 
-export const listTasks = define({
+export const listTasks = defineTool({
   service: 'tasks',
   name: 'list_tasks',
   title: 'List tasks',
@@ -246,10 +243,10 @@ export const listTasks = define({
   output: tasksPage,
   scope: 'tasks.readonly',
   idempotent: true,
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: READ_HINTS,
 })
 
-export const moveTask = define({
+export const moveTask = defineTool({
   service: 'tasks',
   name: 'move_task',
   title: 'Move a task',
@@ -292,7 +289,7 @@ export const moveTask = define({
 
 const CHANGES = ['title', 'notes', 'status', 'due', 'completed', 'deleted'] as const
 
-export const updateTask = define({
+export const updateTask = defineTool({
   service: 'tasks',
   name: 'update_task',
   title: 'Change a task',

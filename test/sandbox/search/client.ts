@@ -1,4 +1,5 @@
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
+import type { Row } from '../../../src/sandbox/search/analytics/engine.js'
 import type { ApiResponse, sandboxForSuite } from '../../support/sandbox.js'
 
 /** Helpers for the search API tests: a fresh user per test with a token, and calls by site. */
@@ -11,13 +12,7 @@ export const enc = encodeURIComponent
 
 let users = 0
 
-export interface Row {
-  keys?: string[]
-  clicks: number
-  impressions: number
-  ctr: number
-  position: number
-}
+export type { Row }
 
 export interface Answer {
   rows?: Row[]

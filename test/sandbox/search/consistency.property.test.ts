@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import { daysAgo, searchUser, totals, type SearchUser } from './client.js'
+import { OPERATORS } from '../../../src/sandbox/search/analytics/request.js'
 
 /**
  * Consistency of the synthetic data, for random queries: totals equal the sums of their rows,
@@ -23,14 +24,6 @@ const VALUES: Record<string, string[]> = {
   query: ['best', 'how to', 'vs', 'price', 'e'],
   searchAppearance: ['REVIEW_SNIPPET', 'FAQ_RICH_RESULT', 'VIDEO'],
 }
-const OPERATORS = [
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'includingRegex',
-  'excludingRegex',
-] as const
 
 const filter = fc.constantFrom(...Object.keys(VALUES)).chain((dimension) =>
   fc.record({

@@ -9,6 +9,7 @@ import {
 } from '../../support/mcp-client.js'
 import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
+import { providerRequests } from '../../support/provider-log.js'
 
 /**
  * The analytics tools through the real connector and sandbox, with the MCP SDK's own client,
@@ -33,19 +34,11 @@ async function analyst(era: Era) {
   return { person, tokens, client, properties, call }
 }
 
-/** The analytics API calls the sandbox received since `from` (an index into its log). */
+/** The analytics API calls the sandbox received since `from`, as "METHOD path status". */
 async function upstreamCalls(from = 0) {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  const log = res.body as { method: string; path: string; status: number }[]
-  return {
-    next: log.length,
-    calls: log
-      .slice(from)
-      .filter((entry) => entry.path.startsWith('/analytics/v1/'))
-      .map(
-        (entry) => `${entry.method} ${entry.path.slice('/analytics/v1'.length)} ${entry.status}`,
-      ),
-  }
+  const { next, calls } = await providerRequests(suite, '/analytics/v1', from)
+  const base = '/analytics/v1'.length
+  return { next, calls: calls.map((e) => `${e.method} ${e.path.slice(base)} ${e.status}`) }
 }
 
 const structured = (name: string, result: CallToolResult) =>

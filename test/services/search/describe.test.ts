@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
-import { moment } from '../../../src/services/tasks/wording.js'
+import { moment } from '../../../src/services/wording.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import { callTool, providerReader } from '../tool-calls.js'
 

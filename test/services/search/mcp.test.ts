@@ -10,6 +10,7 @@ import {
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { connectorForSuite, type Person } from '../../support/connector.js'
+import { providerRequests } from '../../support/provider-log.js'
 
 /**
  * The search tools through the real connector and sandbox, with the MCP SDK's own client,
@@ -46,14 +47,7 @@ async function newPerson(era: Era, scope?: string) {
 }
 
 /** The search API calls the sandbox received since `from` (an index into its request log). */
-async function upstreamCalls(from = 0) {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  const log = res.body as { method: string; path: string; status: number }[]
-  return {
-    next: log.length,
-    calls: log.slice(from).filter((e) => e.path.startsWith('/search/v1/')),
-  }
-}
+const upstreamCalls = (from = 0) => providerRequests(suite, '/search/v1', from)
 
 const structured = (name: string, result: CallToolResult) =>
   structuredResult(definition(name), result)

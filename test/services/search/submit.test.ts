@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { approvalPages } from '../../approval/flow.js'
 import { approvalLink, assistantV1, assistantV2, textOf } from '../../mcp/approval-clients.js'
 import { connectorForSuite } from '../../support/connector.js'
+import { providerRequests } from '../../support/provider-log.js'
 
 /**
  * submit_sitemap through the real connector and sandbox: a change, approved each time (the seed's
@@ -22,12 +23,8 @@ async function connected(scope?: string) {
 }
 
 async function sitemapPuts(from: number) {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  const log = res.body as { method: string; path: string; status: number }[]
-  return {
-    next: log.length,
-    puts: log.slice(from).filter((e) => e.method === 'PUT' && e.path.startsWith('/search/v1/')),
-  }
+  const { next, writes } = await providerRequests(suite, '/search/v1', from)
+  return { next, puts: writes.filter((e) => e.method === 'PUT') }
 }
 
 describe('submit_sitemap', () => {

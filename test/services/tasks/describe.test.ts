@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ChangeDescription, ProviderReader } from '../../../src/services/definition.js'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
-import { dueDay, moment, notesPreview, quoted } from '../../../src/services/tasks/wording.js'
+import { dueDay, moment, notesPreview, quoted } from '../../../src/services/wording.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import { callTool, providerReader } from '../tool-calls.js'
 

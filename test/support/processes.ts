@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/**
+ * The CLI (`src/cli/main.ts <command>`, or another script) in its own Node process, as `npm start`
+ * and `npm run sandbox` run it, for the tests and benchmarks that need separate processes.
+ */
+
+export interface StartedProcess {
+  /** http://127.0.0.1:<port> */
+  url: string
+  pid: number
+  child: ChildProcess
+}
+
+export interface ProcessOptions {
+  /** Node flags before the script (a CPU profile, say). */
+  nodeFlags?: string[]
+  script?: string
+}
+
+/** Starts `command` with `env` over the parent's environment; resolves once /healthz answers. */
+export async function startProcess(
+  children: ChildProcess[],
+  command: string,
+  port: number,
+  env: Record<string, string>,
+  { nodeFlags = [], script = 'src/cli/main.ts' }: ProcessOptions = {},
+): Promise<StartedProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, command], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  children.push(child)
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
+  const url = `http://127.0.0.1:${port}`
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (child.exitCode !== null) break
+    const ok = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    )
+    if (ok) return { url, pid: child.pid!, child }
+    await sleep(100)
+  }
+  child.kill('SIGKILL')
+  throw new Error(`${command} did not start: ${stderr}`)
+}
+
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}

@@ -20,9 +20,9 @@ import { emit, p50, timed } from './stats.js'
  * through the real OAuth flow (consent, provider sign-in, code exchange).
  *
  * Besides the figures of §7, where the time goes: the CPU time the connector and the sandbox
- * spend per request (from /proc), and `bare_proxy_throughput_ratio`, the same ratio for a Hono
- * route that only forwards the GET with fetch (bench/bare-proxy.ts): the floor of any gateway on
- * this stack. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
+ * spend per request (from /proc), and `bare_proxy_throughput_ratio` and
+ * `bare_proxy_overhead_p50_ms`, the same figures for a Hono route that only forwards the GET with
+ * the connector's HTTP client (bench/bare-proxy.ts): the floor of any gateway on this stack. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
  */
 
 const USER = 'bench-tools'
@@ -73,7 +73,12 @@ export async function benchConnectorTools(): Promise<void> {
     const idle = rssMb(connector.pid)
     let loaded = idle
     const sampler = setInterval(() => (loaded = Math.max(loaded, rssMb(connector.pid))), 100)
-    const times = { direct: [] as number[], modern: [] as number[], legacy: [] as number[] }
+    const times = {
+      direct: [] as number[],
+      modern: [] as number[],
+      legacy: [] as number[],
+      bare: [] as number[],
+    }
     const rates = { direct: 0, modern: 0, legacy: 0, bare: 0 }
     const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0 }
     try {
@@ -83,15 +88,17 @@ export async function benchConnectorTools(): Promise<void> {
         for (const target of [direct, bare, modern, legacy])
           await load(target, CONNECTIONS, SECONDS)
 
-      // Latency: one request at a time, the three interleaved so that drift hits them alike.
+      // Latency: one request at a time, the four interleaved so that drift hits them alike.
       for (let i = 0; i < WARMUP + SAMPLES; i++) {
         const d = await timed(() => once(direct))
         const m = await timed(() => once(modern))
         const l = await timed(() => once(legacy))
+        const b = await timed(() => once(bare))
         if (i < WARMUP) continue
         times.direct.push(d)
         times.modern.push(m)
         times.legacy.push(l)
+        times.bare.push(b)
       }
 
       // Throughput at the same concurrency, alternating, while sampling the connector's memory;
@@ -130,6 +137,7 @@ export async function benchConnectorTools(): Promise<void> {
     emit('upstream_direct_rps', rates.direct, 'req/s')
     emit('tool_calls_rps', rates.modern, 'req/s')
     emit('bare_proxy_throughput_ratio', rates.bare / rates.direct, 'ratio')
+    emit('bare_proxy_overhead_p50_ms', p50(times.bare) - p50(times.direct), 'ms')
     emit('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
     emit('sandbox_cpu_ms_per_call', cpu.sandboxCall, 'ms')
     emit('sandbox_cpu_ms_per_direct_request', cpu.sandboxDirect, 'ms')

@@ -31,7 +31,7 @@ import { createLogger } from './logger.js'
 export interface ConnectorOptions {
   log?: Logger
   rateLimits?: RateLimitSettings
-  /** The upstream client's fetch (tests). */
+  /** The fetch of the client of the provider's authorization server (tests). */
   fetch?: typeof fetch
   /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
   apiDeadlineMs?: number
@@ -117,6 +117,7 @@ export async function startConnector(
       parts,
       async close() {
         await closeServer(server)
+        await parts.api.close()
         await store?.close()
       },
     }
@@ -159,7 +160,6 @@ function assemble(
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
     log,
-    fetch: options.fetch,
     deadlineMs: options.apiDeadlineMs,
   })
   const audit = new AuditTrail(store)
@@ -250,21 +250,26 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
   const publicUrl = new URL(config.publicUrl)
   const requestLog = log.child({ component: 'http' })
 
+  // Read once: a request pays for its log line only when the level shows it.
+  const logRequests = requestLog.isLevelEnabled('debug')
+
   return (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now()
     const path = pathOf(req.url)
-    res.on('finish', () => {
-      // The path only: query strings carry codes and states.
-      requestLog.debug(
-        {
-          method: req.method,
-          path: loggedPath(path),
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        },
-        'request',
-      )
-    })
+    if (logRequests) {
+      const started = performance.now()
+      res.on('finish', () => {
+        // The path only: query strings carry codes and states.
+        requestLog.debug(
+          {
+            method: req.method,
+            path: loggedPath(path),
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        )
+      })
+    }
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
 
     if (

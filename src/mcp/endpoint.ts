@@ -174,8 +174,10 @@ async function holdFirstEvent(
   failed: () => boolean,
   instead: () => Response,
 ): Promise<Response> {
+  // The type first: reading `body` of a JSON answer would turn Hono's lightweight Response,
+  // written straight from its text, into a full one written through a stream.
   const type = response.headers.get('content-type') ?? ''
-  if (!response.body || !type.startsWith('text/event-stream')) return response
+  if (!type.startsWith('text/event-stream') || !response.body) return response
   const reader = response.body.getReader()
   const first = await reader.read()
   if (failed()) {

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici'
 import {
   errorForAnswer,
   lostAnswer,
@@ -62,29 +63,37 @@ const NOT_SENT = new Set([
 ])
 
 export interface Exchange {
-  readonly url: string
-  readonly init: RequestInit & { signal: AbortSignal }
+  /** What undici sends: origin, path with query, method, headers, body, and the deadline's signal. */
+  readonly request: Dispatcher.RequestOptions & { signal: AbortSignal }
   readonly idempotent: boolean
   readonly token: string
   readonly deadlineAt: number
   readonly deadlineMs: number
 }
 
-/** Sends the request once and reads its answer once. */
-export async function attempt(exchange: Exchange, fetcher: typeof fetch): Promise<ApiResult> {
-  let res: Response
+/**
+ * Sends the request once and reads its answer once, with undici's `request` on a pool of
+ * kept-alive connections rather than with fetch, which wraps the same exchange in WHATWG
+ * Request, Response, Headers and stream objects (measured in docs/decisions.md).
+ */
+export async function attempt(exchange: Exchange, dispatcher: Dispatcher): Promise<ApiResult> {
+  let res: Dispatcher.ResponseData
   let text: string
   try {
-    res = await fetcher(exchange.url, exchange.init)
-    text = await res.text()
+    res = await dispatcher.request(exchange.request)
+    text = await res.body.text()
   } catch (error) {
     throw lostConnection(exchange, error)
   }
-  return answer(exchange, res, text)
+  return answer(exchange, res.statusCode, res.headers, text)
 }
 
-function answer(exchange: Exchange, res: Response, text: string): ApiResult {
-  const { status } = res
+function answer(
+  exchange: Exchange,
+  status: number,
+  headers: Dispatcher.ResponseData['headers'],
+  text: string,
+): ApiResult {
   if (status >= 200 && status < 300) {
     let body: unknown = undefined
     if (text) {
@@ -100,8 +109,8 @@ function answer(exchange: Exchange, res: Response, text: string): ApiResult {
         )
       }
     }
-    const etag = res.headers.get('etag')
-    return etag === null ? { status, body } : { status, body, etag }
+    const etag = header(headers, 'etag')
+    return etag === undefined ? { status, body } : { status, body, etag }
   }
   if (status === 401) throw new TokenRejected('the provider answered 401')
 
@@ -112,7 +121,7 @@ function answer(exchange: Exchange, res: Response, text: string): ApiResult {
     // Not the provider's error shape: errorForAnswer decides from the status alone.
   }
   const refused = status === 429 || status === 503
-  const retryAfterMs = refused ? retryAfter(res.headers.get('retry-after')) : undefined
+  const retryAfterMs = refused ? retryAfter(header(headers, 'retry-after') ?? null) : undefined
   const left = exchange.deadlineAt - performance.now()
   // Told to come back after the deadline: say when, without waiting for it.
   const tooLate = retryAfterMs !== undefined && retryAfterMs >= left
@@ -130,10 +139,16 @@ function answer(exchange: Exchange, res: Response, text: string): ApiResult {
   throw new AttemptFailure(outcome, retryable, serverFault, retryAfterMs, exchange.deadlineAt)
 }
 
-/** fetch threw: the deadline passed, the connection could not be made, or it broke. */
+/** A response header (undici gives names in lower case); the first of repeated ones. */
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The request failed: the deadline passed, the connection could not be made, or it broke. */
 function lostConnection(exchange: Exchange, error: unknown): AttemptFailure {
   const { idempotent, deadlineAt } = exchange
-  if (exchange.init.signal.aborted)
+  if (exchange.request.signal.aborted)
     return new AttemptFailure(
       noAnswerInTime(exchange.deadlineMs, idempotent),
       false,
@@ -149,7 +164,7 @@ function lostConnection(exchange: Exchange, error: unknown): AttemptFailure {
     : new AttemptFailure(withCause(lostAnswer(), error), false, true, undefined, deadlineAt)
 }
 
-/** The system error code under fetch's `TypeError('fetch failed')`, through AggregateErrors. */
+/** The error's code (undici's, or the system's), looking through causes and AggregateErrors. */
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {

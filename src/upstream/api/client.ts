@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { Agent, type Dispatcher } from 'undici'
 import type { ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
@@ -14,8 +15,7 @@ import { RequestTargets, type QueryValue } from './request.js'
  * provider's error shape mapped to an UpstreamApiError whose `kind` the tool layer acts on.
  * Whatever the grant throws (CredentialRevokedError, UpstreamUnavailableError) passes untouched.
  *
- * Connections: Node's global fetch keeps them alive and pools them per origin (undici's global
- * dispatcher); nothing here opts out of that.
+ * Connections: an undici Agent keeps them alive and pools them per origin; `close()` ends them.
  */
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -47,7 +47,8 @@ export interface UpstreamApiDeps {
   log: Logger
   /** The whole of one call, retries included; 10 s unless told. */
   deadlineMs?: number
-  fetch?: typeof fetch
+  /** Sends the requests: a kept-alive undici Agent unless told (tests wrap one). */
+  dispatcher?: Dispatcher
   breaker?: BreakerOptions
 }
 
@@ -58,19 +59,18 @@ export class UpstreamApi {
   readonly #policies: Record<ServiceName, ProviderPolicy>
   readonly #log: Logger
   readonly #deadlineMs: number
-  readonly #fetch: typeof fetch
+  readonly #dispatcher: Dispatcher
 
-  constructor({ apiBase, log, deadlineMs, fetch: fetcher, breaker }: UpstreamApiDeps) {
+  constructor({ apiBase, log, deadlineMs, dispatcher, breaker }: UpstreamApiDeps) {
     this.#targets = new RequestTargets(apiBase)
     this.#log = log.child({ component: 'upstream-api' })
     this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
-    // Resolved per call, not bound once, so that a fetch patched later (tests, APM) is used.
-    this.#fetch = fetcher ?? ((input, init) => fetch(input, init))
+    this.#dispatcher = dispatcher ?? new Agent()
     // One policy, and so one breaker, per provider origin: services on one origin share it.
     const byOrigin = new Map<string, ProviderPolicy>()
     const policies = {} as Record<ServiceName, ProviderPolicy>
     for (const service of Object.keys(apiBase) as ServiceName[]) {
-      const origin = new URL(this.#targets.base(service)).origin
+      const { origin } = this.#targets.base(service)
       let policy = byOrigin.get(origin)
       if (!policy) byOrigin.set(origin, (policy = new ProviderPolicy(breaker)))
       policies[service] = policy
@@ -84,7 +84,12 @@ export class UpstreamApi {
    */
   async call(call: ApiCall, grant: ApiGrant): Promise<ApiResult> {
     const started = performance.now()
-    const url = this.#targets.url(call.service, call.path, call.pathParams, call.query)
+    const { origin, path } = this.#targets.target(
+      call.service,
+      call.path,
+      call.pathParams,
+      call.query,
+    )
     const policy = this.#policies[call.service]!
     const body = call.body === undefined ? undefined : JSON.stringify(call.body)
     const deadline = new AbortController()
@@ -93,14 +98,15 @@ export class UpstreamApi {
     try {
       const send = (token: string) => {
         run.last = undefined
+        // undici follows no redirect: a 3xx is an answer like any other that is not a 2xx.
         const exchange: Exchange = {
-          url,
-          init: {
+          request: {
+            origin,
+            path,
             method: call.method,
             headers: headers(token, body !== undefined, call.ifMatch),
             body,
             signal: deadline.signal,
-            redirect: 'manual',
           },
           idempotent: call.idempotent,
           token,
@@ -148,13 +154,13 @@ export class UpstreamApi {
    * timeout.
    */
   async #attempt(exchange: Exchange, run: Run): Promise<ApiResult> {
-    if (exchange.init.signal.aborted || run.last?.outOfTime) {
+    if (exchange.request.signal.aborted || run.last?.outOfTime) {
       const outcome = run.last?.outcome ?? noAnswerInTime(exchange.deadlineMs, true)
       throw new AttemptFailure(outcome, false, false, undefined, exchange.deadlineAt)
     }
     run.attempts++
     try {
-      const result = await attempt(exchange, this.#fetch)
+      const result = await attempt(exchange, this.#dispatcher)
       run.status = result.status
       return result
     } catch (error) {
@@ -164,6 +170,11 @@ export class UpstreamApi {
       } else if (error instanceof TokenRejected) run.status = 401
       throw error
     }
+  }
+
+  /** Ends the kept-alive connections (calls after this fail). */
+  close(): Promise<void> {
+    return this.#dispatcher.close()
   }
 
   /** Method, path template, status, duration and attempts: never the filled path, query, token or body. */

@@ -13,6 +13,12 @@ import { UpstreamApiError } from './errors.js'
 
 export type QueryValue = string | number | boolean | undefined
 
+/** Where a request goes: the provider's origin, and the path with its query. */
+export interface RequestTarget {
+  origin: string
+  path: string
+}
+
 /** A template as literal text and parameter names, alternating: [text, name, text, ..., text]. */
 type ParsedTemplate = readonly string[]
 
@@ -21,40 +27,41 @@ const MAX_CACHED_TEMPLATES = 512
 const PARAMETER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 export class RequestTargets {
-  readonly #bases: Record<ServiceName, string>
+  readonly #bases: Record<ServiceName, RequestTarget>
   readonly #templates = new Map<string, ParsedTemplate>()
 
   constructor(apiBase: Record<ServiceName, string>) {
-    const bases = {} as Record<ServiceName, string>
+    const bases = {} as Record<ServiceName, RequestTarget>
     for (const [service, base] of Object.entries(apiBase) as [ServiceName, string][]) {
       bases[service] = normalizedBase(service, base)
     }
     this.#bases = bases
   }
 
-  /** The base URL of `service`, without a trailing slash. */
-  base(service: ServiceName): string {
+  /** The base of `service`: its origin, and its path without a trailing slash. */
+  base(service: ServiceName): RequestTarget {
     const base = this.#bases[service]
     if (base === undefined) throw new Error(`No API base URL is configured for "${service}".`)
     return base
   }
 
-  url(
+  target(
     service: ServiceName,
     template: string,
     pathParams: Record<string, string> | undefined,
     query: Record<string, QueryValue> | undefined,
-  ): string {
+  ): RequestTarget {
+    const base = this.base(service)
     const parts = this.#parsed(template)
-    let url = this.base(service) + parts[0]!
+    let path = base.path + parts[0]!
     for (let i = 1; i < parts.length; i += 2) {
       const name = parts[i]!
       const value = pathParams?.[name]
       if (value === undefined)
         throw new Error(`The path parameter "${name}" of ${template} is missing.`)
-      url += segment(name, value) + parts[i + 1]!
+      path += segment(name, value) + parts[i + 1]!
     }
-    return query ? url + queryString(query) : url
+    return { origin: base.origin, path: query ? path + queryString(query) : path }
   }
 
   #parsed(template: string): ParsedTemplate {
@@ -69,7 +76,7 @@ export class RequestTargets {
   }
 }
 
-function normalizedBase(service: string, base: string): string {
+function normalizedBase(service: string, base: string): RequestTarget {
   let url: URL
   try {
     url = new URL(base)
@@ -78,7 +85,7 @@ function normalizedBase(service: string, base: string): string {
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search || url.hash)
     throw new Error(`The API base URL of "${service}" must be an http(s) URL without query.`)
-  return url.href.replace(/\/+$/, '')
+  return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
 }
 
 /** One path segment holding `value` exactly; refuses what cannot be one. */

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { UpstreamApi } from '../../../src/upstream/api/index.js'
 import { pino } from 'pino'
+import { Agent } from 'undici'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import { apiError, apiFor, fault, grantFor, newUser, requests, TASKS } from './harness.js'
 
@@ -194,10 +195,11 @@ describe('UpstreamApi: retries within one deadline', () => {
       log: pino({ level: 'silent' }),
       deadlineMs: 3_000,
       breaker: { consecutiveFailures: 100 },
-      fetch: (input, init) => {
+      // Counts every request handed to the connection pool, sent or not.
+      dispatcher: new Agent().compose((dispatch) => (options, handler) => {
         sent++
-        return fetch(input, init)
-      },
+        return dispatch(options, handler)
+      }),
     })
     const grant = await grantFor(sandbox, newUser())
     const error = await apiError(api.call(createTask('Never sent'), grant))

@@ -20,9 +20,11 @@ import { emit, p50, timed } from './stats.js'
  * through the real OAuth flow (consent, provider sign-in, code exchange).
  *
  * Besides the figures of §7, where the time goes: the CPU time the connector and the sandbox
- * spend per request (from /proc), and `bare_proxy_throughput_ratio` and
- * `bare_proxy_overhead_p50_ms`, the same figures for a Hono route that only forwards the GET with
- * the connector's HTTP client (bench/bare-proxy.ts): the floor of any gateway on this stack. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
+ * spend per request (from /proc), and the same two figures for two floors (bench/bare-proxy.ts),
+ * which make the GET with the connector's HTTP client: `bare_proxy_*`, a Hono route that only
+ * forwards it, the floor of any gateway on this stack; `mcp_floor_*`, a `tools/call` answered
+ * with it through the SDK's handler and nothing of the connector's, the floor of any MCP gateway
+ * that keeps the SDK's protocol handling. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
  */
 
 const USER = 'bench-tools'
@@ -68,7 +70,11 @@ export async function benchConnectorTools(): Promise<void> {
     const bare: Target = { ...direct, url: `${proxy.url}/proxy`, headers: {} }
     const modern = toolCall(connector.url, tokens.access_token, tasklist, MODERN)
     const legacy = toolCall(connector.url, tokens.access_token, tasklist, LEGACY)
-    for (const target of [direct, bare, modern, legacy]) await once(target)
+    const floor: Target = {
+      ...toolCall(proxy.url, 'none', tasklist, MODERN),
+      url: `${proxy.url}/mcp`,
+    }
+    for (const target of [direct, bare, modern, legacy, floor]) await once(target)
     await sleep(1000)
     const idle = rssMb(connector.pid)
     let loaded = idle
@@ -78,27 +84,30 @@ export async function benchConnectorTools(): Promise<void> {
       modern: [] as number[],
       legacy: [] as number[],
       bare: [] as number[],
+      floor: [] as number[],
     }
-    const rates = { direct: 0, modern: 0, legacy: 0, bare: 0 }
+    const rates = { direct: 0, modern: 0, legacy: 0, bare: 0, floor: 0 }
     const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0 }
     try {
       // Warm-up under load: cold, the connector's path runs at a third of its speed (the JIT has
       // not compiled it yet), and so does the sandbox's; a few seconds of each settles both.
       for (let round = 0; round < WARMUP_ROUNDS; round++)
-        for (const target of [direct, bare, modern, legacy])
+        for (const target of [direct, bare, modern, legacy, floor])
           await load(target, CONNECTIONS, SECONDS)
 
-      // Latency: one request at a time, the four interleaved so that drift hits them alike.
+      // Latency: one request at a time, interleaved so that drift hits them all alike.
       for (let i = 0; i < WARMUP + SAMPLES; i++) {
         const d = await timed(() => once(direct))
         const m = await timed(() => once(modern))
         const l = await timed(() => once(legacy))
         const b = await timed(() => once(bare))
+        const f = await timed(() => once(floor))
         if (i < WARMUP) continue
         times.direct.push(d)
         times.modern.push(m)
         times.legacy.push(l)
         times.bare.push(b)
+        times.floor.push(f)
       }
 
       // Throughput at the same concurrency, alternating, while sampling the connector's memory;
@@ -123,6 +132,7 @@ export async function benchConnectorTools(): Promise<void> {
         await measured(modern, 'modern')
         rates.legacy += (await load(legacy, CONNECTIONS, SECONDS)) / ROUNDS
         rates.bare += (await load(bare, CONNECTIONS, SECONDS)) / ROUNDS
+        rates.floor += (await load(floor, CONNECTIONS, SECONDS)) / ROUNDS
       }
     } finally {
       clearInterval(sampler)
@@ -138,6 +148,8 @@ export async function benchConnectorTools(): Promise<void> {
     emit('tool_calls_rps', rates.modern, 'req/s')
     emit('bare_proxy_throughput_ratio', rates.bare / rates.direct, 'ratio')
     emit('bare_proxy_overhead_p50_ms', p50(times.bare) - p50(times.direct), 'ms')
+    emit('mcp_floor_throughput_ratio', rates.floor / rates.direct, 'ratio')
+    emit('mcp_floor_overhead_p50_ms', p50(times.floor) - p50(times.direct), 'ms')
     emit('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
     emit('sandbox_cpu_ms_per_call', cpu.sandboxCall, 'ms')
     emit('sandbox_cpu_ms_per_direct_request', cpu.sandboxDirect, 'ms')

@@ -146,7 +146,7 @@ export class ServiceTools {
           { tool: definition.name, status: result.status },
           'provider answer does not fit the output schema',
         )
-        return unexpectedAnswer(definition.method !== 'GET')
+        return unexpectedAnswer(approved)
       }
       return success(output.data)
     } catch (error) {

@@ -5,6 +5,7 @@ import { CallShape } from '../../src/mcp/call.js'
 import { GrantRevokedError } from '../../src/mcp/grant-access.js'
 import { listedTool, ServiceTools } from '../../src/mcp/tools.js'
 import type { ToolDefinition } from '../../src/services/definition.js'
+import { SEARCH_TOOLS } from '../../src/services/search/index.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { deletedTask } from '../../src/services/tasks/resources.js'
 import {
@@ -183,6 +184,18 @@ describe('the tools served', () => {
       expect(result.isError).toBe(true)
       expect(textOf(result)).toMatch(/not what the connector expects/)
     }
+  })
+
+  it('a read sent as a POST with an answer that does not fit is not said to have changed anything', async () => {
+    const { tools } = toolsAnswering({ status: 200, body: 'text' }, SEARCH_TOOLS)
+    const result = await tools.call(
+      'inspect_url',
+      { siteUrl: 'https://www.example.com/', inspectionUrl: 'https://www.example.com/a' },
+      caller,
+    )
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/nothing is wrong with the arguments/)
+    expect(textOf(result)).not.toMatch(/carried out the change/)
   })
 })
 

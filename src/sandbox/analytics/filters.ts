@@ -1,6 +1,7 @@
 import { invalidArgument } from '../http/errors.js'
 import type { Dimension } from './fields.js'
 import type { Filter, FilterExpression } from './request.js'
+import { compileRe2, type Matcher, type Re2Options } from '../search/analytics/regex.js'
 
 /**
  * FilterExpressions turned into tests. A dimension filter tests cells before they are added up
@@ -93,14 +94,13 @@ function valueTest(filter: Filter): (value: string) => boolean {
         return (value) => fold(value).endsWith(wanted)
       case 'CONTAINS':
         return (value) => fold(value).includes(wanted)
-      case 'FULL_REGEXP': {
-        const regexp = compile(`^(?:${stringFilter.value})$`, sensitive, filter.fieldName)
-        return (value) => regexp.test(value)
-      }
-      case 'PARTIAL_REGEXP': {
-        const regexp = compile(stringFilter.value, sensitive, filter.fieldName)
-        return (value) => regexp.test(value)
-      }
+      case 'FULL_REGEXP':
+      case 'PARTIAL_REGEXP':
+        return compile(stringFilter.value, {
+          whole: stringFilter.matchType === 'FULL_REGEXP',
+          caseless: !sensitive,
+          field: filter.fieldName,
+        })
     }
   }
   const matches = numberTest(filter)
@@ -139,14 +139,19 @@ function numberTest(filter: Filter): (value: number) => boolean {
 const numberOf = (value: { int64Value?: number; doubleValue?: number }) =>
   value.int64Value ?? value.doubleValue!
 
-function compile(pattern: string, caseSensitive: boolean, field: string): RegExp {
+/**
+ * A regular expression in RE2 syntax, on the linear-time engine the search analytics use
+ * (regex.ts): a hostile pattern cannot stall the sandbox, nor the connector sharing its process.
+ */
+function compile(pattern: string, options: Re2Options & { field: string }): Matcher {
   if (pattern.length > 1024)
-    throw invalidArgument(`The regular expression for ${field} is longer than 1024 characters.`)
-  try {
-    return new RegExp(pattern, caseSensitive ? 'u' : 'iu')
-  } catch {
     throw invalidArgument(
-      `Invalid regular expression for ${field}: "${pattern.slice(0, 100)}" is not a valid RE2 expression.`,
+      `The regular expression for ${options.field} is longer than 1024 characters.`,
     )
-  }
+  const matcher = compileRe2(pattern, options)
+  if (typeof matcher === 'string')
+    throw invalidArgument(
+      `Invalid regular expression for ${options.field}: "${pattern.slice(0, 100)}" is not a valid RE2 expression.`,
+    )
+  return matcher
 }

@@ -37,18 +37,25 @@ function lowercaseLiterals(pattern: string): string {
   return out
 }
 
+export interface Re2Options {
+  /** The whole value must match (a full match), not a part of it. */
+  whole?: boolean
+  /** Letters match in either case, as a leading `(?i)` says. */
+  caseless?: boolean
+}
+
 /** A matcher for an RE2 pattern, or a message saying what is wrong with it. */
-export function compileRe2(pattern: string): Matcher | string {
+export function compileRe2(pattern: string, options: Re2Options = {}): Matcher | string {
   if (pattern.length > MAX_PATTERN_LENGTH)
     return `the regular expression is longer than ${MAX_PATTERN_LENGTH} characters`
   let source = pattern
-  let flags = ''
+  let flags = options.caseless ? 'i' : ''
   const leading = /^\(\?([a-zA-Z]+)\)/.exec(source)
   if (leading) {
     for (const flag of leading[1]!) {
       if (!'ims'.includes(flag))
         return `the flag "${flag}" in "(?${leading[1]})" is not supported: use i, m or s`
-      flags += flag
+      if (!flags.includes(flag)) flags += flag
     }
     source = source.slice(leading[0].length)
   }
@@ -61,6 +68,7 @@ export function compileRe2(pattern: string): Matcher | string {
     .replace(/\(\?P</g, '(?<')
     .replace(/\\A/g, '^')
     .replace(/\\z/g, '$')
+  if (options.whole) source = `^(?:${source})$`
   const caseless = flags.includes('i')
   if (caseless) source = lowercaseLiterals(source)
   let re: RegExp

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AuthorizationFlow } from '../test/support/authorization-flow.js'
 import { freePort, startProcess, stopProcess } from '../test/support/processes.js'
-import { load, once, type Target } from './load.js'
+import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
 /**
@@ -35,9 +35,6 @@ const CONNECTIONS = 10
 const SECONDS = 3
 const ROUNDS = 2
 const WARMUP_ROUNDS = 3
-
-const MODERN = '2026-07-28'
-const LEGACY = '2025-11-25'
 
 export async function benchConnectorTools(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-tools-'))
@@ -68,10 +65,10 @@ export async function benchConnectorTools(): Promise<void> {
       'bench/bare-proxy.ts',
     )
     const bare: Target = { ...direct, url: `${proxy.url}/proxy`, headers: {} }
-    const modern = toolCall(connector.url, tokens.access_token, tasklist, MODERN)
-    const legacy = toolCall(connector.url, tokens.access_token, tasklist, LEGACY)
+    const modern = listTasks(connector.url, tokens.access_token, tasklist, MODERN)
+    const legacy = listTasks(connector.url, tokens.access_token, tasklist, LEGACY)
     const floor: Target = {
-      ...toolCall(proxy.url, 'none', tasklist, MODERN),
+      ...listTasks(proxy.url, 'none', tasklist, MODERN),
       url: `${proxy.url}/mcp`,
     }
     for (const target of [direct, bare, modern, legacy, floor]) await once(target)
@@ -162,34 +159,19 @@ export async function benchConnectorTools(): Promise<void> {
 }
 
 /** A `tools/call` of list_tasks as a client of `revision` sends it. */
-function toolCall(base: string, token: string, tasklist: string, revision: string): Target {
-  const params: Record<string, unknown> = { name: 'list_tasks', arguments: { tasklist } }
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': revision,
-  }
-  if (revision === MODERN) {
-    headers['mcp-method'] = 'tools/call'
-    headers['mcp-name'] = 'list_tasks'
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    }
-  }
-  return {
+function listTasks(base: string, token: string, tasklist: string, revision: Revision): Target {
+  return toolCall({
     url: `${base}/tasks/mcp`,
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    tool: 'list_tasks',
+    args: { tasklist },
+    revision,
+    token,
     // A success with the whole page: not an error result, not a JSON-RPC error.
     ok: (body) =>
       body.includes('"structuredContent"') &&
       !body.includes('"isError":true') &&
       countTasks(body) === TASKS,
-  }
+  })
 }
 
 /**

@@ -10,6 +10,49 @@ export interface Target {
   ok: (body: string) => boolean
 }
 
+/** The two revisions a client may speak: stateless 2026-07-28 and the 2025-11-25 before it. */
+export const MODERN = '2026-07-28'
+export const LEGACY = '2025-11-25'
+export type Revision = typeof MODERN | typeof LEGACY
+
+/**
+ * A `tools/call` of `tool` with `args` as a client of `revision` sends it to `url`: under
+ * 2026-07-28 with the `mcp-method`/`mcp-name` headers and the `_meta` envelope, and with
+ * `token` as its bearer when one is given.
+ */
+export function toolCall(call: {
+  url: string
+  tool: string
+  args: Record<string, unknown>
+  revision: Revision
+  token?: string
+  ok: Target['ok']
+}): Target {
+  const params: Record<string, unknown> = { name: call.tool, arguments: call.args }
+  const headers: Record<string, string> = {
+    ...(call.token !== undefined && { authorization: `Bearer ${call.token}` }),
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': call.revision,
+  }
+  if (call.revision === MODERN) {
+    headers['mcp-method'] = 'tools/call'
+    headers['mcp-name'] = call.tool
+    params._meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }
+  }
+  return {
+    url: call.url,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    ok: call.ok,
+  }
+}
+
 /**
  * Requests per second at `connections` concurrent connections for `seconds` (autocannon). Every
  * answer must be a 2xx whose body `ok` accepts: anything else fails the benchmark, so that a

@@ -14,7 +14,7 @@ import { serviceHandler } from '../src/mcp/handler.js'
 import { ServiceTools } from '../src/mcp/tools.js'
 import { SERVICE_TOOLS } from '../src/services/tools.js'
 import { Vault } from '../src/vault/vault.js'
-import { load, once, type Target } from './load.js'
+import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit } from './stats.js'
 
 /**
@@ -96,8 +96,8 @@ export async function benchMcpHandler(): Promise<void> {
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   try {
-    for (const revision of ['2026-07-28', '2025-11-25']) {
-      const suffix = revision === '2026-07-28' ? '' : '_2025_11_25'
+    for (const revision of [MODERN, LEGACY] as const) {
+      const suffix = revision === MODERN ? '' : '_2025_11_25'
       const stockTarget = call(`${base}/stock`, revision)
       const leanTarget = call(`${base}/lean`, revision)
       await once(stockTarget)
@@ -112,27 +112,12 @@ export async function benchMcpHandler(): Promise<void> {
   }
 }
 
-function call(url: string, revision: string): Target {
-  const params: Record<string, unknown> = { name: 'list_tasks', arguments: { tasklist: 'L' } }
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': revision,
-  }
-  if (revision === '2026-07-28') {
-    headers['mcp-method'] = 'tools/call'
-    headers['mcp-name'] = 'list_tasks'
-    params._meta = {
-      'io.modelcontextprotocol/protocolVersion': revision,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    }
-  }
-  return {
+function call(url: string, revision: Revision): Target {
+  return toolCall({
     url,
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    tool: 'list_tasks',
+    args: { tasklist: 'L' },
+    revision,
     ok: (body) => body.includes('"structuredContent"') && !body.includes('"isError":true'),
-  }
+  })
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { ServiceName } from '../src/services/catalog.js'
 import { stopProcess } from '../test/support/processes.js'
 import { startStack } from './connector-tools.js'
-import { once, type Target } from './load.js'
+import { MODERN, once, toolCall, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
 /**
@@ -34,7 +34,6 @@ export interface ToolLatency {
 
 const WARMUP = 30
 const SAMPLES = 200
-const MODERN = '2026-07-28'
 
 export async function benchToolLatency(bench: ToolLatency): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), `countersign-bench-${bench.service}-`))
@@ -57,7 +56,7 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
       body: JSON.stringify(body),
       ok: (answer) => bench.rowsIn(answer) === bench.rows,
     }
-    const viaConnector = toolCall(connector.url, tokens.access_token, bench, args)
+    const viaConnector = benchCall(connector.url, tokens.access_token, bench, args)
     for (const target of [direct, viaConnector]) await once(target)
 
     const times = { direct: [] as number[], connector: [] as number[] }
@@ -77,39 +76,24 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
 }
 
 /** The tool call as a 2026-07-28 client sends it. */
-function toolCall(
+function benchCall(
   base: string,
   token: string,
   bench: ToolLatency,
   args: Record<string, unknown>,
 ): Target {
-  const params = {
-    name: bench.tool,
-    arguments: args,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  }
-  return {
+  return toolCall({
     url: `${base}/${bench.service}/mcp`,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': bench.tool,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    tool: bench.tool,
+    args,
+    revision: MODERN,
+    token,
     // A success with the whole page, not an error result: its rows appear twice.
     ok: (answer) =>
       answer.includes('"structuredContent"') &&
       !answer.includes('"isError":true') &&
       bench.rowsIn(answer) === 2 * bench.rows,
-  }
+  })
 }
 
 async function providerToken(sandboxUrl: string, bench: ToolLatency): Promise<string> {

@@ -1,17 +1,40 @@
 import { z } from 'zod'
 
+/** Names as a model reads them in a message: `"a", "b"`. */
+export const listed = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ')
+
+/** A string field: a missing one is named as required, with what to give. */
+export const requiredString = (field: string, what: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? `${field} is required: give ${what}`
+        : `${field} must be a string`,
+  })
+
+/** A true or false field. */
+export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
+
+/** Messages for a nested object: not an object, or with fields it does not have. */
+export const objectError =
+  (what: string, example: string) =>
+  (issue: { code: string; keys?: string[] }): string | undefined => {
+    if (issue.code === 'invalid_type') return `${what} is an object such as ${example}`
+    if (issue.code === 'unrecognized_keys')
+      return `${what} has no field ${listed(issue.keys!.map((k) => k.slice(0, 40)))}: remove it (example: ${example})`
+    return undefined
+  }
+
 /**
  * A flat input object: unknown fields are refused by name, with the fields the tool takes, so a
  * model that guessed a name (or sent a read-only field such as `position`) learns what to send.
  */
 export function toolInput<Shape extends z.ZodRawShape>(tool: string, shape: Shape) {
-  const fields = Object.keys(shape)
-    .map((name) => `"${name}"`)
-    .join(', ')
+  const fields = listed(Object.keys(shape))
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code === 'unrecognized_keys') {
-        const names = issue.keys.map((key) => `"${key.slice(0, 40)}"`).join(', ')
+        const names = listed(issue.keys.map((key) => key.slice(0, 40)))
         const them = issue.keys.length > 1 ? 'them' : 'it'
         return `${tool} does not take ${names}: remove ${them}. It takes ${fields}`
       }

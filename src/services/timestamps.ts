@@ -49,3 +49,21 @@ export function parseTimestamp(text: string): Timestamp | undefined {
   if (utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return undefined
   return { day: `${m[1]}-${m[2]}-${m[3]}`, instant: utc.toISOString() }
 }
+
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * The epoch day (days since 1970-01-01) of a real calendar date written YYYY-MM-DD, or undefined
+ * when `text` is not one. setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900
+ * to 1999.
+ */
+export function calendarDay(text: string): number | undefined {
+  const m = CALENDAR_DAY.exec(text)
+  if (!m) return undefined
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  const real =
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  return real ? date.getTime() / 86_400_000 : undefined
+}

@@ -119,6 +119,17 @@ export function approvalPages(site: {
     },
 
     /**
+     * The person on the page at `url`: signs in if it shows a Sign in form, then presses
+     * `button`, which must be answered with 200.
+     */
+    async onThePage(person: Person, url: string, button: 'Approve' | 'Decline' = 'Approve') {
+      const page = await pages.open(person, url)
+      if (page.text.includes('/sign-in"')) await pages.signInFrom(person, url)
+      const decided = await pages.decide(person, url, button)
+      expect(decided.status).toBe(200)
+    },
+
+    /**
      * From a page with a Sign in form: the button, the provider's form (as `person.user`), and
      * back: the page the browser ends on.
      */

@@ -15,26 +15,12 @@ import { replicasForSuite } from '../support/replicas.js'
 
 describeOnPostgres('two replicas, alternating every request', (engine) => {
   const replicas = replicasForSuite(() => engine.location())
-  const site = {
-    get url() {
-      return replicas.url
-    },
-    get sandbox() {
-      return replicas.sandbox
-    },
-  }
-  const pages = approvalPages(site)
+  const pages = approvalPages(replicas)
   const { seed, upstreamCalls } = taskFixtures({
     sandboxRequest: (method, path, init) =>
       replicas.flow.request(method, replicas.sandbox.url + path, init),
   })
   const tasksMcp = () => `${replicas.url}/tasks/mcp`
-
-  async function onThePage(person: ReturnType<typeof replicas.flow.person>, url: string) {
-    const page = await pages.open(person, url)
-    if (page.text.includes('/sign-in"')) await pages.signInFrom(person, url)
-    expect((await pages.decide(person, url, 'Approve')).status).toBe(200)
-  }
 
   it('authorize, read, change with approval in the client and on the page, disconnect', async () => {
     const person = replicas.flow.person('replica-user')
@@ -65,7 +51,7 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     const legacy = await assistantV1(tasksMcp(), token)
     const args = { tasklist, task: ids[1] }
     const url = approvalLink(await legacy.call('delete_task', args))
-    await onThePage(person, url)
+    await pages.onThePage(person, url, 'Approve')
     const deleted = await legacy.call('delete_task', args)
     expect(deleted.structuredContent).toMatchObject({ deleted: true, task: ids[1] })
     // Used once: the same call again is asked about anew.

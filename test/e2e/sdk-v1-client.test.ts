@@ -53,9 +53,7 @@ describe('the v1 MCP SDK client (2025-11-25), as a real assistant', () => {
       (await client.callTool({ name, arguments: args })) as CallToolResult
     const approved = async (name: string, args: Record<string, unknown>) => {
       const link = approvalLink(await call(name, args))
-      const page = await pages.open(person, link)
-      if (page.text.includes('/sign-in"')) await pages.signInFrom(person, link)
-      expect((await pages.decide(person, link, 'Approve')).status).toBe(200)
+      await pages.onThePage(person, link, 'Approve')
       const done = await call(name, args)
       expect(done.isError ?? false, textOf(done)).toBe(false)
       return done.structuredContent as Record<string, any>

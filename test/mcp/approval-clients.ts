@@ -76,7 +76,9 @@ export async function assistantV1(resource: string, token: string): Promise<Assi
       fetch: recording(token, sent) as never,
     }),
   )
-  expect(client.getServerVersion()?.name).toMatch(/^countersign-/)
+  // The server of the service the URL names: its first path segment (`/tasks/mcp`).
+  const service = new URL(resource).pathname.split('/')[1]
+  expect(client.getServerVersion()?.name).toBe(`countersign-${service}`)
   return assistant(resource, token, sent, client)
 }
 

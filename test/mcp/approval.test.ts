@@ -37,18 +37,6 @@ async function tasksOf(token: string, tasklist: string) {
   return (res.body.items ?? []) as { id: string; title: string; parent?: string }[]
 }
 
-/** The person signs in on the page and presses a button. */
-async function onThePage(
-  person: ReturnType<typeof suite.person>,
-  url: string,
-  button: 'Approve' | 'Decline',
-) {
-  const page = await flow.open(person, url)
-  if (page.text.includes('/sign-in"')) await flow.signInFrom(person, url)
-  const decided = await flow.decide(person, url, button)
-  expect(decided.status).toBe(200)
-}
-
 describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () => {
   it('create_task: the person is asked with the task and list by title, approves, and it is made once', async () => {
     const p = await connectedPerson()
@@ -140,7 +128,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
       expect(params.mode).toBe('url')
       const { url } = params as { url: string }
       opened.push(url)
-      await onThePage(p.person, url, 'Approve')
+      await flow.onThePage(p.person, url, 'Approve')
       return { action: 'accept' }
     })
     const { next } = await upstreamCalls()
@@ -176,7 +164,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
     const asked = await assistant.call('delete_task', args)
     const url = approvalLink(asked)
     expect(textOf(asked)).toMatch(/Delete task "Task 2" from list "Groceries"\?/)
-    await onThePage(p.person, url, 'Approve')
+    await flow.onThePage(p.person, url, 'Approve')
     const done = await assistant.call('delete_task', args)
     expect(done.structuredContent).toMatchObject({ deleted: true, task: p.ids[1] })
   })
@@ -184,7 +172,7 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
   it('a task changed after the person approved: nothing is changed, and the result says so', async () => {
     const p = await connectedPerson()
     const assistant = await assistantV2(tasksMcp(), p.token, async (params) => {
-      await onThePage(p.person, (params as { url: string }).url, 'Approve')
+      await flow.onThePage(p.person, (params as { url: string }).url, 'Approve')
       // Meanwhile, in another app, the task is renamed.
       await suite.sandboxRequest('PATCH', `/tasks/v1/lists/${p.tasklist}/tasks/${p.ids[0]}`, {
         token: p.providerToken,
@@ -272,7 +260,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
       const asked = await assistant.call(name, args)
       const url = approvalLink(asked)
       expect(textOf(asked)).toMatch(/Nothing has been changed/)
-      await onThePage(p.person, url, 'Approve')
+      await flow.onThePage(p.person, url, 'Approve')
       const done = await assistant.call(name, args)
       expect(done.isError ?? false, textOf(done)).toBe(false)
       return done.structuredContent as Record<string, any>
@@ -334,7 +322,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
     const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, task: p.ids[0] }
     const url = approvalLink(await assistant.call('delete_task', args))
-    await onThePage(p.person, url, 'Decline')
+    await flow.onThePage(p.person, url, 'Decline')
     const { next } = await upstreamCalls()
     const retry = await assistant.call('delete_task', args)
     expect(textOf(retry)).toMatch(
@@ -351,7 +339,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
     const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, title: 'Too late' }
     const url = approvalLink(await assistant.call('create_task', args))
-    await onThePage(p.person, url, 'Approve')
+    await flow.onThePage(p.person, url, 'Approve')
     // Ten minutes pass.
     await suite.store.db
       .updateTable('approvals')
@@ -369,7 +357,11 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
     const p = await connectedPerson()
     const assistant = await assistantV1(tasksMcp(), p.token)
     const args = { tasklist: p.tasklist, title: 'Just one' }
-    await onThePage(p.person, approvalLink(await assistant.call('create_task', args)), 'Approve')
+    await flow.onThePage(
+      p.person,
+      approvalLink(await assistant.call('create_task', args)),
+      'Approve',
+    )
     const done = await assistant.call('create_task', args)
     expect(done.isError ?? false).toBe(false)
     const { next } = await upstreamCalls()
@@ -384,7 +376,7 @@ describe('a client that cannot answer in its own interface (v1 SDK, 2025-11-25)'
     const url = approvalLink(
       await assistant.call('create_task', { tasklist: p.tasklist, title: 'Approved title' }),
     )
-    await onThePage(p.person, url, 'Approve')
+    await flow.onThePage(p.person, url, 'Approve')
     const { next } = await upstreamCalls()
     const other = await assistant.call('create_task', {
       tasklist: p.tasklist,

@@ -27,7 +27,7 @@ export interface Replicas {
   readonly url: string
   readonly sandbox: RunningSandbox
   readonly flow: AuthorizationFlow
-  /** How many requests each replica was handed. */
+  /** How many requests each replica answered with a status below 500. */
   readonly served: number[]
 }
 
@@ -48,7 +48,6 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
     let next = 0
     front = createServer((req, res) => {
       const replica = next++ % count
-      served[replica]! += 1
       // The Host header goes as it came: the replicas check it against the public URL.
       const out = forward(
         {
@@ -59,6 +58,8 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
           headers: req.headers,
         },
         (answer) => {
+          // Served: the replica's own answer came back, and not a failure of its own.
+          if (answer.statusCode !== undefined && answer.statusCode < 500) served[replica]! += 1
           res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
           answer.pipe(res)
         },

@@ -72,21 +72,28 @@ export function addUp(spec: AddUpSpec) {
       range,
     ))
   }
-
-  scan(spec, (block, s, x, range, session) => {
+  /** The key of a cell's row; it leaves the cell's dimension codes in `codes`. */
+  const keyOf = (block: DayBlock, s: number, x: number, range: number) => {
     let key = spec.ranges.length > 1 ? `${range}` : ''
     for (let i = 0; i < dimensions.length; i++) {
       codes[i] = dimensions[i]!.code(block, s, x)
       key += `,${codes[i]}`
     }
-    add(rowOf(key, range, true), block, s, x, session)
+    return key
+  }
+
+  scan(spec, (block, s, x, range, session) => {
+    add(rowOf(keyOf(block, s, x, range), range, true), block, s, x, session)
     if (spec.totals) add(totals[range]!, block, s, x, session)
   })
   const rows = [...groups.values(), ...others.filter(Boolean)]
 
-  /** Totals of the rows kept: all rows' totals, a sum, or for event reports a second count. */
+  /**
+   * Totals of the rows kept: all rows' totals, a sum, or for event reports a second count. Only
+   * asked for when the report has metricAggregations, that is when `spec.totals` is set.
+   */
   const totalSums = (kept: readonly SumRow[]): Float64Array[] => {
-    if (spec.totals && kept.length === rows.length) return totals.map((t) => t.sums)
+    if (kept.length === rows.length) return totals.map((t) => t.sums)
     const sums = spec.ranges.map((_, range) => newGroup([], range))
     if (spec.scope !== 'event') {
       for (const row of kept)
@@ -96,9 +103,8 @@ export function addUp(spec: AddUpSpec) {
     }
     const keep = new Set(kept)
     scan(spec, (block, s, x, range, session) => {
-      let key = spec.ranges.length > 1 ? `${range}` : ''
-      for (const dimension of dimensions) key += `,${dimension.code(block, s, x)}`
-      if (keep.has(rowOf(key, range, false))) add(sums[range]!, block, s, x, session)
+      if (keep.has(rowOf(keyOf(block, s, x, range), range, false)))
+        add(sums[range]!, block, s, x, session)
     })
     return sums.map((t) => t.sums)
   }

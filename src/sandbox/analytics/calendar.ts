@@ -4,7 +4,7 @@
  * reporting time zone.
  */
 
-const MS_PER_DAY = 86_400_000
+export const MS_PER_DAY = 86_400_000
 export const MS_PER_MINUTE = 60_000
 
 /** The day of an ISO date, or undefined unless it is a real calendar date. */
@@ -46,11 +46,6 @@ export const pad2 = (n: number) => String(n).padStart(2, '0')
 export function compactDate(day: number): string {
   const { year, month, dayOfMonth } = calendarDay(day)
   return `${year}${pad2(month)}${pad2(dayOfMonth)}`
-}
-
-export function isoDate(day: number): string {
-  const { year, month, dayOfMonth } = calendarDay(day)
-  return `${year}-${pad2(month)}-${pad2(dayOfMonth)}`
 }
 
 /** The date and hour it is now in a time zone. */

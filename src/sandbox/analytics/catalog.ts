@@ -35,9 +35,9 @@ export interface Catalog {
 }
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
-const cities = distinct(PLACES, (p) => p.city)
+export const cities = distinct(PLACES, (p) => p.city)
 const continents = distinct(COUNTRIES, (c) => c.continent)
-const devices = distinct(TECHNOLOGIES, (t) => t.device)
+export const devices = distinct(TECHNOLOGIES, (t) => t.device)
 const systems = distinct(TECHNOLOGIES, (t) => t.os)
 const browsers = distinct(TECHNOLOGIES, (t) => t.browser)
 const sources = distinct(TRAFFIC, (t) => t.source)

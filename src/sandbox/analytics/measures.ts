@@ -29,7 +29,5 @@ export const M = {
 export const MEASURE_COUNT = 16
 export const SESSION_MEASURES = [0, 1, 2, 3, 4, 5, 6] as const
 export const EVENT_MEASURES = [7, 8, 9, 10, 11] as const
-export const ITEM_MEASURES = [12, 13, 14, 15] as const
 /** Session cells hold their own measures and the sums of their events'. */
 export const SESSION_CELL_MEASURES = [...SESSION_MEASURES, ...EVENT_MEASURES]
-export const MONEY_MEASURES: ReadonlySet<number> = new Set([M.purchaseRevenue, M.itemRevenue])

@@ -1,6 +1,7 @@
 import { invalidArgument } from '../http/errors.js'
 import { MS_PER_MINUTE, pad2 } from './calendar.js'
-import { distinct, type Dimension, type Metric } from './fields.js'
+import { cities, devices } from './catalog.js'
+import type { Dimension, Metric } from './fields.js'
 import { dimensionTest, metricTest } from './filters.js'
 import type { PropertyProfile } from './property.js'
 import { chargeReport } from './quota.js'
@@ -9,7 +10,7 @@ import { seedOf } from './random.js'
 import type { RealtimeRequest } from './request.js'
 import { checkProperty, rangeName, REALTIME_SCHEMA_HELP, resolveFields, rowLimit } from './rules.js'
 import { reportTable, type SumRow } from './table.js'
-import { COUNTRIES, EVENT_NAMES, PLACES, TECHNOLOGIES } from './vocabulary.js'
+import { COUNTRIES, EVENT_NAMES, NOT_SET, PLACES } from './vocabulary.js'
 
 /**
  * runRealtimeReport: the last 30 minutes of a property (minutes.ts). A report moves with the
@@ -25,10 +26,8 @@ interface MinuteView {
 
 export const MINUTES = 30
 
-const cities = distinct(PLACES, (p) => p.city)
-const devices = distinct(TECHNOLOGIES, (t) => t.device)
 const cityId = (city: string) =>
-  city === '(not set)' ? city : String(1_000_000 + (seedOf(city) % 9_000_000))
+  city === NOT_SET ? city : String(1_000_000 + (seedOf(city) % 9_000_000))
 
 type RealtimeDimension = Dimension<MinuteView>
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { siteCatalog } from './analytics/store.js'
 import type { Page } from './analytics/catalog.js'
-import { Random } from './analytics/random.js'
+import { Random, recentInstant } from './analytics/random.js'
 import { urlOnSite, type Site } from './sites.js'
 import { sitemapOfPage } from './sitemaps.js'
 
@@ -118,7 +118,6 @@ const RICH_RESULTS: Partial<Record<Page['kind'], string[]>> = {
   blog: ['Breadcrumbs'],
 }
 
-const DAY_MS = 86_400_000
 /** How a quarter of a site's pages are not indexed, 5% each. */
 const EXCLUDED = ['crawledNotIndexed', 'noindex', 'duplicate', 'robots', 'notFound'] as const
 
@@ -146,8 +145,7 @@ export function inspectUrl(
   const related = page
     ? pages.filter((p, i) => i !== index && (p.noun === page.noun || i === 0))
     : []
-  const midnight = Math.floor(now / DAY_MS) * DAY_MS
-  const crawledAt = new Date(midnight - (1 + random.int(30)) * DAY_MS + random.int(DAY_MS))
+  const crawledAt = new Date(recentInstant(random, now, 1, 30))
 
   const indexStatusResult = {
     ...(page && state.crawled && { sitemap: [sitemapOfPage(site, page)] }),

@@ -1,7 +1,7 @@
 import type { SandboxDb } from '../db/open.js'
 import { notFound } from '../http/errors.js'
 import { domainOf, type Page } from './analytics/catalog.js'
-import { Random } from './analytics/random.js'
+import { Random, recentInstant } from './analytics/random.js'
 import { siteCatalog } from './analytics/store.js'
 import { urlOnSite, type Site } from './sites.js'
 
@@ -32,7 +32,6 @@ export interface Sitemap {
 
 /** A submitted sitemap is being fetched for this long; then it has been downloaded. */
 export const PENDING_MS = 60_000
-const DAY_MS = 86_400_000
 
 interface Seed {
   path: string
@@ -110,9 +109,8 @@ function contentsOf(seed: Seed): SitemapContent[] {
 /** Days and times of a seeded sitemap: the same all day long, recent whatever the day. */
 function seededTimes(user: string, site: Site, path: string, now: number) {
   const random = new Random('search-sitemap', user, site.siteUrl, path)
-  const midnight = Math.floor(now / DAY_MS) * DAY_MS
-  const submitted = midnight - (20 + random.int(200)) * DAY_MS + random.int(DAY_MS)
-  const downloaded = midnight - (1 + random.int(3)) * DAY_MS + random.int(DAY_MS)
+  const submitted = recentInstant(random, now, 20, 200)
+  const downloaded = recentInstant(random, now, 1, 3)
   return {
     submitted: new Date(submitted).toISOString(),
     downloaded: new Date(downloaded).toISOString(),

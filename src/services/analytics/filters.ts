@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { objectError } from '../inputs.js'
 
 /**
  * The analytics API's FilterExpression, as a tool input: a tree of andGroup, orGroup and
@@ -6,7 +7,7 @@ import { z } from 'zod'
  * whether each fieldName is a dimension or a metric of the property is checked in the preflight.
  */
 
-export const MATCH_TYPES = [
+const MATCH_TYPES = [
   'EXACT',
   'BEGINS_WITH',
   'ENDS_WITH',
@@ -14,7 +15,7 @@ export const MATCH_TYPES = [
   'FULL_REGEXP',
   'PARTIAL_REGEXP',
 ] as const
-export const OPERATIONS = [
+const OPERATIONS = [
   'EQUAL',
   'LESS_THAN',
   'LESS_THAN_OR_EQUAL',
@@ -23,17 +24,7 @@ export const OPERATIONS = [
 ] as const
 
 /** Deeper trees are refused before they are walked: a parser recursing on them overflows. */
-export const MAX_FILTER_DEPTH = 10
-
-/** Messages for an object of the API: not an object, or with fields it does not have. */
-export const objectError =
-  (what: string, example: string) =>
-  (issue: { code: string; keys?: string[] }): string | undefined => {
-    if (issue.code === 'invalid_type') return `${what} is an object such as ${example}`
-    if (issue.code === 'unrecognized_keys')
-      return `${what} has no field ${issue.keys!.map((k) => `"${k.slice(0, 40)}"`).join(', ')}: remove it (example: ${example})`
-    return undefined
-  }
+const MAX_FILTER_DEPTH = 10
 
 /** Exactly one of `fields` is set: the API's oneof. */
 const exactlyOne =
@@ -70,7 +61,7 @@ const caseSensitive = z
   .optional()
   .describe('Match case exactly (default false).')
 
-export const FILTER_KINDS = [
+const FILTER_KINDS = [
   'stringFilter',
   'inListFilter',
   'numericFilter',
@@ -130,7 +121,7 @@ export const filter = z
     { error: objectError('a filter', FILTER_EXAMPLE) },
   )
   .superRefine(exactlyOne('a filter', FILTER_KINDS))
-export type Filter = z.output<typeof filter>
+type Filter = z.output<typeof filter>
 
 export interface FilterExpression {
   andGroup?: { expressions: FilterExpression[] }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { filterExpression, filtersOf, objectError } from './filters.js'
+import { objectError } from '../inputs.js'
+import { calendarDay } from '../timestamps.js'
+import { filterExpression, filtersOf } from './filters.js'
 
 /**
  * The pieces of the analytics tools' inputs, with the real API's limits and enums. Every message
@@ -86,7 +88,6 @@ export const metrics = () =>
     })
     .describe('1 to 10 metrics, such as [{"name": "activeUsers"}, {"name": "sessions"}].')
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const RELATIVE = /^(today|yesterday|(\d{1,5})daysAgo)$/
 
 /** Days before today for a relative date, the epoch day for an absolute one. */
@@ -97,12 +98,8 @@ function dateValue(text: string): { relative: boolean; day: number } | undefined
       relative: true,
       day: relative[1] === 'today' ? 0 : relative[1] === 'yesterday' ? 1 : Number(relative[2]),
     }
-  const match = DATE.exec(text)
-  if (!match) return undefined
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
-  return { relative: false, day: date.getTime() / 86_400_000 }
+  const day = calendarDay(text)
+  return day === undefined ? undefined : { relative: false, day }
 }
 
 const date = (field: string) =>
@@ -163,26 +160,28 @@ export const dateRanges = () =>
       '1 to 4 ranges, such as [{"startDate": "28daysAgo", "endDate": "yesterday"}]. Dates are YYYY-MM-DD, "today", "yesterday" or "NdaysAgo", in the property’s time zone. With several, each row gets a last dimension, dateRange, holding the range name.',
     )
 
+/** A minute of the last 30, counted back from now (0 is this minute). */
+const minutesAgo = (field: string, description: string) =>
+  z
+    .number({ error: `${field} must be a whole number from 0 to 29` })
+    .int({ error: `${field} must be a whole number from 0 to 29` })
+    .min(0, { error: `${field} must be from 0 to 29` })
+    .max(LIMITS.lastMinute, {
+      error: `${field} must be from 0 to 29: realtime covers the last 30 minutes`,
+    })
+    .optional()
+    .describe(description)
+
 const minuteRange = z
   .strictObject({
-    startMinutesAgo: z
-      .number({ error: 'startMinutesAgo must be a whole number from 0 to 29' })
-      .int({ error: 'startMinutesAgo must be a whole number from 0 to 29' })
-      .min(0, { error: 'startMinutesAgo must be from 0 to 29' })
-      .max(LIMITS.lastMinute, {
-        error: 'startMinutesAgo must be from 0 to 29: realtime covers the last 30 minutes',
-      })
-      .optional()
-      .describe('The earliest minute, counted back from now (default 29).'),
-    endMinutesAgo: z
-      .number({ error: 'endMinutesAgo must be a whole number from 0 to 29' })
-      .int({ error: 'endMinutesAgo must be a whole number from 0 to 29' })
-      .min(0, { error: 'endMinutesAgo must be from 0 to 29' })
-      .max(LIMITS.lastMinute, {
-        error: 'endMinutesAgo must be from 0 to 29: realtime covers the last 30 minutes',
-      })
-      .optional()
-      .describe('The latest minute, counted back from now (default 0, this minute).'),
+    startMinutesAgo: minutesAgo(
+      'startMinutesAgo',
+      'The earliest minute, counted back from now (default 29).',
+    ),
+    endMinutesAgo: minutesAgo(
+      'endMinutesAgo',
+      'The latest minute, counted back from now (default 0, this minute).',
+    ),
     name: rangeName,
   })
   .superRefine((range, ctx) => {
@@ -218,7 +217,7 @@ export const metricFilter = () =>
     'Keep only rows whose metric values pass, tested after adding up (like SQL HAVING), such as {"filter": {"fieldName": "sessions", "numericFilter": {"operation": "GREATER_THAN", "value": {"int64Value": 100}}}}. Metrics only, with numericFilter or betweenFilter.',
   )
 
-export const AGGREGATIONS = ['TOTAL', 'MINIMUM', 'MAXIMUM', 'COUNT'] as const
+const AGGREGATIONS = ['TOTAL', 'MINIMUM', 'MAXIMUM', 'COUNT'] as const
 
 export const metricAggregations = () =>
   z
@@ -292,8 +291,6 @@ export const offset = () =>
     .describe(
       'The first row to return, counting from 0 (default 0). Next page: offset + limit, while below rowCount.',
     )
-
-export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
 
 export const currencyCode = () =>
   z

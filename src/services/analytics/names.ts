@@ -14,7 +14,7 @@ import { filtersOf, type FilterExpression } from './filters.js'
  * person's grant read (and a custom dimension added since is found).
  */
 
-export interface PropertyNames {
+interface PropertyNames {
   dimensions: readonly string[]
   metrics: readonly string[]
 }
@@ -46,7 +46,7 @@ async function readNames(provider: ProviderReader, propertiesId: string) {
 /** For tests: forget what was read. */
 export const forgetMetadata = () => cache.clear()
 
-export interface NamedFields {
+interface NamedFields {
   dimensions?: { name: string }[]
   metrics?: { name: string }[]
   dimensionFilter?: FilterExpression

@@ -1,14 +1,13 @@
 import { z } from 'zod'
 import { defineTool, READ_HINTS } from '../definition.js'
-import { toolInput } from '../inputs.js'
-import { filtersOf, objectError } from './filters.js'
+import { flag, objectError, toolInput } from '../inputs.js'
+import { filtersOf } from './filters.js'
 import {
   checkReport,
   currencyCode,
   dateRanges,
   dimensionFilter,
   dimensions,
-  flag,
   LIMITS,
   limit,
   metricAggregations,
@@ -88,7 +87,7 @@ export const getMetadata = defineTool({
 })
 
 /** The realtime API's own dimensions and metrics (plus the property's customUser: dimensions). */
-export const REALTIME_NAMES = {
+const REALTIME_NAMES = {
   dimensions: [
     'appVersion',
     'audienceId',
@@ -109,6 +108,35 @@ export const REALTIME_NAMES = {
   metrics: ['activeUsers', 'eventCount', 'keyEvents', 'screenPageViews'],
 } as const
 
+/**
+ * run_realtime_report's input: the core report's fields it shares, as reportFields() builds them,
+ * with its own dimensions, limit and minuteRanges; in this order, which is its JSON Schema's.
+ */
+function realtimeInput() {
+  const {
+    metrics,
+    dimensionFilter,
+    metricFilter,
+    metricAggregations,
+    orderBys,
+    returnPropertyQuota,
+  } = reportFields()
+  return toolInput('run_realtime_report', {
+    propertiesId: propertiesId(),
+    dimensions: dimensions()
+      .optional()
+      .describe('Up to 9, such as [{"name": "minutesAgo"}, {"name": "country"}].'),
+    metrics,
+    dimensionFilter,
+    metricFilter,
+    limit: limit().optional().describe('At most this many rows, 1 to 250,000 (default 10,000).'),
+    metricAggregations,
+    orderBys,
+    minuteRanges: minuteRanges().optional(),
+    returnPropertyQuota,
+  }).superRefine(checkReport)
+}
+
 export const runRealtimeReport = defineTool({
   service: 'analytics',
   name: 'run_realtime_report',
@@ -122,22 +150,7 @@ export const runRealtimeReport = defineTool({
   ].join(' '),
   method: 'POST',
   path: '/properties/{propertiesId}/realtime-report',
-  input: toolInput('run_realtime_report', {
-    propertiesId: propertiesId(),
-    dimensions: dimensions()
-      .optional()
-      .describe('Up to 9, such as [{"name": "minutesAgo"}, {"name": "country"}].'),
-    metrics: metrics(),
-    dimensionFilter: dimensionFilter().optional(),
-    metricFilter: metricFilter().optional(),
-    limit: limit().optional().describe('At most this many rows, 1 to 250,000 (default 10,000).'),
-    metricAggregations: metricAggregations().optional(),
-    orderBys: orderBys().optional(),
-    minuteRanges: minuteRanges().optional(),
-    returnPropertyQuota: flag('returnPropertyQuota')
-      .optional()
-      .describe('Also return the property’s remaining API quota.'),
-  }).superRefine(checkReport),
+  input: realtimeInput(),
   query: [],
   body: 'rest',
   output: realtimeReport,

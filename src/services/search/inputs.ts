@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { listed, requiredString } from '../inputs.js'
+import { calendarDay } from '../timestamps.js'
 import { isOnSite, siteCovers, siteUrlProblem, urlProblem } from './sites.js'
 
 /**
@@ -7,7 +9,7 @@ import { isOnSite, siteCovers, siteUrlProblem, urlProblem } from './sites.js'
  * JSON Schema a model sees is exactly what validates, and the provider gets what was sent.
  */
 
-export const ROW_LIMIT = { default: 1000, max: 25_000 }
+const ROW_LIMIT = { default: 1000, max: 25_000 }
 export const DIMENSIONS = [
   'query',
   'page',
@@ -17,8 +19,8 @@ export const DIMENSIONS = [
   'date',
   'hour',
 ] as const
-export const FILTER_DIMENSIONS = ['query', 'page', 'country', 'device', 'searchAppearance'] as const
-export const OPERATORS = [
+const FILTER_DIMENSIONS = ['query', 'page', 'country', 'device', 'searchAppearance'] as const
+const OPERATORS = [
   'equals',
   'notEquals',
   'contains',
@@ -32,21 +34,11 @@ export const DATA_STATES = ['final', 'all', 'hourly_all'] as const
 const URL_MAX = 2048
 const EXPRESSION_MAX = 4096
 
-const listed = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ')
-
-const string = (field: string, what: string) =>
-  z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? `${field} is required: give ${what}`
-        : `${field} must be a string`,
-  })
-
-const oneOf = <T extends string>(field: string, values: readonly [T, ...T[]]) =>
+export const oneOf = <T extends string>(field: string, values: readonly [T, ...T[]]) =>
   z.enum(values, { error: `${field} must be one of ${listed(values)}` })
 
 export const siteUrl = () =>
-  string(
+  requiredString(
     'siteUrl',
     'a site from list_sites, such as https://www.example.com/ or sc-domain:example.com',
   )
@@ -58,7 +50,7 @@ export const siteUrl = () =>
 
 /** A full http(s) URL; whether it is within the site is checked with the site (`onSiteCheck`). */
 export const pageUrl = (field: string, what: string) =>
-  string(field, what)
+  requiredString(field, what)
     .max(URL_MAX, { error: `${field} must be at most ${URL_MAX} characters` })
     .superRefine((value, ctx) => {
       const problem = urlProblem(field, value)
@@ -80,22 +72,9 @@ export function onSiteCheck(field: string) {
   }
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** A real calendar date as YYYY-MM-DD. */
-export function isRealDate(value: string): boolean {
-  const m = DATE.exec(value)
-  if (!m) return false
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  // setUTCFullYear: Date.UTC would read years 0-99 as 1900-1999.
-  const d = new Date(Date.UTC(2000, month - 1, day))
-  d.setUTCFullYear(year)
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day
-}
-
 export const date = (field: string) =>
-  string(field, 'a date as YYYY-MM-DD')
-    .refine(isRealDate, {
+  requiredString(field, 'a date as YYYY-MM-DD')
+    .refine((value) => calendarDay(value) !== undefined, {
       error: (issue) =>
         `${field} must be a real date as YYYY-MM-DD, such as 2026-03-31; got "${String(issue.input).slice(0, 40)}"`,
     })
@@ -124,7 +103,7 @@ export const filter = z
         .describe(
           'equals (the default), notEquals, contains, notContains (these four ignore case), includingRegex or excludingRegex (RE2 syntax, found anywhere in the value; case-sensitive unless the pattern starts with (?i)).',
         ),
-      expression: string('expression', 'the value to compare with')
+      expression: requiredString('expression', 'the value to compare with')
         .min(1, { error: 'expression must not be empty: give the value to compare with' })
         .max(EXPRESSION_MAX, { error: `expression must be at most ${EXPRESSION_MAX} characters` })
         .describe('The value to compare with, or the regular expression.'),
@@ -178,5 +157,3 @@ export const startRow = () =>
     .int({ error: 'startRow must be a whole number, 0 or more' })
     .min(0, { error: 'startRow must be 0 or more (it counts from 0)' })
     .max(2 ** 31 - 1, { error: 'startRow must be at most 2147483647' })
-
-export const enums = { oneOf }

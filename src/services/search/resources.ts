@@ -29,7 +29,7 @@ export const sitesList = z
   })
   .describe('The person’s sites.')
 
-export const sitemap = z
+const sitemap = z
   .looseObject({
     path: z.string().describe('The sitemap’s URL.'),
     lastSubmitted: z.string().optional().describe('When it was last submitted (RFC 3339).'),
@@ -117,7 +117,7 @@ export const inspection = z
   })
   .describe('What Google’s index knows of the URL.')
 
-export const analyticsRow = z.looseObject({
+const analyticsRow = z.looseObject({
   keys: z
     .array(z.string())
     .optional()

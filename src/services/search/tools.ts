@@ -7,8 +7,8 @@ import {
   DATA_STATES,
   date,
   DIMENSIONS,
-  enums,
   filterGroup,
+  oneOf,
   onSiteCheck,
   pageUrl,
   rowLimit,
@@ -168,14 +168,13 @@ export const querySearchAnalytics = defineTool({
       'Last day, YYYY-MM-DD (Pacific Time), included; on or after startDate.',
     ),
     dimensions: z
-      .array(enums.oneOf('dimensions', DIMENSIONS), {
+      .array(oneOf('dimensions', DIMENSIONS), {
         error: 'dimensions must be a list of dimension names',
       })
       .max(DIMENSIONS.length, { error: 'dimensions can name each dimension once' })
       .optional()
       .describe('Group by these, in this order (each row’s keys follow it). Omit for totals.'),
-    type: enums
-      .oneOf('type', SEARCH_TYPES)
+    type: oneOf('type', SEARCH_TYPES)
       .optional()
       .describe('Search surface: web (default), image, video, news, discover or googleNews.'),
     dimensionFilterGroups: z
@@ -185,16 +184,14 @@ export const querySearchAnalytics = defineTool({
       .describe(
         'Filters, as [{"filters":[{"dimension":"query","operator":"contains","expression":"shoes"}]}]; every filter of every group must match.',
       ),
-    aggregationType: enums
-      .oneOf('aggregationType', AGGREGATIONS)
+    aggregationType: oneOf('aggregationType', AGGREGATIONS)
       .optional()
       .describe('auto (default), byPage, byProperty or byNewsShowcasePanel.'),
     rowLimit: rowLimit().optional().describe('Rows per answer, 1 to 25,000 (default 1,000).'),
     startRow: startRow()
       .optional()
       .describe('Index of the first row, from 0 (default 0): add rowLimit for the next page.'),
-    dataState: enums
-      .oneOf('dataState', DATA_STATES)
+    dataState: oneOf('dataState', DATA_STATES)
       .optional()
       .describe(
         'final (default: settled data, ends ~3 days ago), all (with fresh data) or hourly_all (for the hour dimension).',

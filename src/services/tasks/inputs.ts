@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { requiredString } from '../inputs.js'
 import { parseTimestamp } from '../timestamps.js'
 
 /**
@@ -20,14 +21,9 @@ const PAGE_TOKEN_MAX = 2048
 /** Length as the seed counts it, in characters (code points), as JSON Schema's maxLength does. */
 export const characters = (text: string) => Array.from(text).length
 
-const required = (field: string, what: string) => (issue: { input: unknown }) =>
-  issue.input === undefined ? `${field} is required: give ${what}` : `${field} must be a string`
-
-const string = (field: string, what: string) => z.string({ error: required(field, what) })
-
 /** Text of at most `max` characters; `min` 1 refuses an empty value. */
 const text = (field: string, what: string, { min, max }: { min: 0 | 1; max: number }) =>
-  string(field, what)
+  requiredString(field, what)
     .superRefine((value, ctx) => {
       const length = characters(value)
       if (length < min) ctx.addIssue({ code: 'custom', message: `${field} must not be empty` })
@@ -44,7 +40,7 @@ const text = (field: string, what: string, { min, max }: { min: 0 | 1; max: numb
  * would read them as "this folder" and "the folder above", sending the call somewhere else.
  */
 const identifier = (field: string, what: string, hint: string) =>
-  string(field, what)
+  requiredString(field, what)
     .min(1, { error: `${field} must not be empty: ${hint}` })
     .max(ID_MAX, { error: `${field} must be at most ${ID_MAX} characters: ${hint}` })
     .refine((value) => value !== '.' && value !== '..', {
@@ -66,7 +62,7 @@ export const taskId = (field: string) =>
 
 /** An RFC 3339 timestamp with a real date and an explicit offset or Z. */
 export const timestamp = (field: string) =>
-  string(field, 'an RFC 3339 timestamp')
+  requiredString(field, 'an RFC 3339 timestamp')
     .refine((value) => parseTimestamp(value) !== undefined, {
       error: (issue) =>
         `${field} must be an RFC 3339 timestamp with a real date and a time zone, such as 2026-11-25T00:00:00.000Z; got "${String(issue.input).slice(0, 40)}"`,
@@ -92,7 +88,7 @@ export const maxResults = ({ max }: { max: number }) =>
     .max(max, { error: `maxResults must be at most ${max}: ask for ${max} or fewer` })
 
 export const pageToken = () =>
-  string('pageToken', 'the nextPageToken of the previous page')
+  requiredString('pageToken', 'the nextPageToken of the previous page')
     .min(1, { error: 'pageToken must not be empty: leave it out for the first page' })
     .max(PAGE_TOKEN_MAX, {
       error: 'pageToken is too long: pass the nextPageToken of the previous page unchanged',
@@ -108,5 +104,3 @@ export const restoreOnly = () =>
     error:
       'deleted can only be false here, which restores a deleted task: to delete a task, call delete_task',
   })
-
-export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })

@@ -7,7 +7,6 @@ import {
   describeUpdateTask,
 } from './describe.js'
 import {
-  flag,
   LISTS_PAGE,
   maxResults,
   notes,
@@ -20,7 +19,7 @@ import {
   TASKS_PAGE,
   timestamp,
 } from './inputs.js'
-import { toolInput } from '../inputs.js'
+import { flag, toolInput } from '../inputs.js'
 import { deletedTask, task, taskList, taskListsPage, tasksPage } from './resources.js'
 
 /**

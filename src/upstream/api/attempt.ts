@@ -121,7 +121,7 @@ function answer(
     // Not the provider's error shape: errorForAnswer decides from the status alone.
   }
   const refused = status === 429 || status === 503
-  const retryAfterMs = refused ? retryAfter(header(headers, 'retry-after') ?? null) : undefined
+  const retryAfterMs = refused ? retryAfter(header(headers, 'retry-after')) : undefined
   const left = exchange.deadlineAt - performance.now()
   // Told to come back after the deadline: say when, without waiting for it.
   const tooLate = retryAfterMs !== undefined && retryAfterMs >= left
@@ -181,8 +181,8 @@ function withCause<E extends Error>(error: E, cause: unknown): E {
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or bad. */
-export function retryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (header === null) return undefined
+export function retryAfter(header: string | undefined, now = Date.now()): number | undefined {
+  if (header === undefined) return undefined
   const value = header.trim()
   if (/^\d+$/.test(value)) return Number(value) * 1000
   // An HTTP date starts with the day's name (all three of its formats do); Date.parse alone

@@ -267,57 +267,64 @@ describe('analytics API: metric filters', () => {
     metrics: metrics('sessions', 'engagementRate'),
   }
 
+  /** The report of `body` (or with `extra` fields) keeping the rows that pass `filter`. */
+  const kept = (u: AnalyticsUser, filter: unknown, extra: Record<string, unknown> = {}) =>
+    u.report({ ...body, ...extra, metricFilter: { filter } })
+  /** The thresholds come from the unfiltered rows, so the filters do drop some of them. */
+  const medianOf = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
   it('keep the rows whose metric values pass, after adding up (numeric and between)', async () => {
     const u = await analyticsUser(sandbox)
     const rows = table(await u.report(body))
     const sessions = rows.map((r) => Number(r.metrics[0]))
-    const median = [...sessions].sort((a, b) => a - b)[Math.floor(sessions.length / 2)]!
+    const median = medianOf(sessions)
     const over = table(
-      await u.report({
-        ...body,
-        metricFilter: {
-          filter: {
-            fieldName: 'sessions',
-            numericFilter: { operation: 'GREATER_THAN', value: { int64Value: String(median) } },
-          },
-        },
+      await kept(u, {
+        fieldName: 'sessions',
+        numericFilter: { operation: 'GREATER_THAN', value: { int64Value: String(median) } },
       }),
     )
     expect(over).toEqual(rows.filter((r) => Number(r.metrics[0]) > median))
+    // The middle half of the engagement rates, with bounds halfway between two rows' rates.
+    const rates = [...new Set(rows.map((r) => Number(r.metrics[1])))].sort((a, b) => a - b)
+    expect(rates.length).toBeGreaterThan(3)
+    const q1 = Math.floor(rates.length / 4)
+    const q3 = Math.ceil((rates.length * 3) / 4) - 1
+    const from = (rates[q1 - 1]! + rates[q1]!) / 2
+    const to = (rates[q3]! + rates[q3 + 1]!) / 2
     const between = table(
-      await u.report({
-        ...body,
-        metricFilter: {
-          filter: {
-            fieldName: 'engagementRate',
-            betweenFilter: { fromValue: { doubleValue: 0.5 }, toValue: { doubleValue: 0.6 } },
-          },
-        },
+      await kept(u, {
+        fieldName: 'engagementRate',
+        betweenFilter: { fromValue: { doubleValue: from }, toValue: { doubleValue: to } },
       }),
     )
     expect(between).toEqual(
-      rows.filter((r) => Number(r.metrics[1]) >= 0.5 && Number(r.metrics[1]) <= 0.6),
+      rows.filter((r) => Number(r.metrics[1]) >= from && Number(r.metrics[1]) <= to),
     )
+    expect(between.length).toBeGreaterThan(0)
+    expect(between.length).toBeLessThan(rows.length)
   })
 
   it('may use a metric the report does not show; totals are those of the rows kept', async () => {
     const u = await analyticsUser(sandbox)
-    const report = await u.report({
-      ...body,
-      metrics: metrics('engagedSessions'),
-      metricFilter: {
-        filter: {
-          fieldName: 'sessions',
-          numericFilter: { operation: 'GREATER_THAN', value: { int64Value: 1000 } },
-        },
+    const all = table(await u.report(body))
+    const median = medianOf(all.map((r) => Number(r.metrics[0])))
+    const report = await kept(
+      u,
+      {
+        fieldName: 'sessions',
+        numericFilter: { operation: 'GREATER_THAN', value: { int64Value: median } },
       },
-      metricAggregations: ['TOTAL'],
-    })
+      { metrics: metrics('engagedSessions'), metricAggregations: ['TOTAL'] },
+    )
     expect(report.metricHeaders).toEqual([{ name: 'engagedSessions', type: 'TYPE_INTEGER' }])
     const rows = table(report)
     expect(Number(report.totals[0].metricValues[0].value)).toBe(
       rows.reduce((a, r) => a + Number(r.metrics[0]), 0),
     )
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows.length).toBeLessThan(all.length)
   })
 
   it.each([

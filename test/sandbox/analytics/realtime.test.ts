@@ -7,13 +7,18 @@ const sandbox = sandboxForSuite()
 const REALTIME_SCHEMA =
   'For a list of valid dimensions and metrics, see https://developers.google.com/analytics/devguides/reporting/data/v1/realtime-api-schema'
 
+/** A new analytics user, with the clock (Date only) stopped at `iso` until the test ends. */
+async function analystAt(iso: string) {
+  vi.useFakeTimers({ toFake: ['Date'] })
+  vi.setSystemTime(new Date(iso))
+  return analyticsUser(sandbox)
+}
+
 describe('analytics API: runRealtimeReport', () => {
   afterEach(() => vi.useRealTimers())
 
   it('the last 30 minutes by default: minutesAgo 00 to 29, in the realtime shape', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-03T16:45:10Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-03T16:45:10Z')
     const report = await u.realtime({
       dimensions: dims('minutesAgo'),
       metrics: metrics('activeUsers', 'eventCount', 'screenPageViews', 'keyEvents'),
@@ -33,9 +38,7 @@ describe('analytics API: runRealtimeReport', () => {
   })
 
   it('moves with the clock: a minute later, each minute is one minute further back', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-01T12:00:30Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-01T12:00:30Z')
     const byMinute = async () =>
       Object.fromEntries(
         table(
@@ -59,9 +62,7 @@ describe('analytics API: runRealtimeReport', () => {
   })
 
   it('minuteRanges: up to two, each its own dateRange, within minutes 0 to 29', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-01T18:20:00Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-01T18:20:00Z')
     const report = await u.realtime({
       metrics: metrics('eventCount'),
       minuteRanges: [
@@ -113,9 +114,7 @@ describe('analytics API: runRealtimeReport', () => {
   })
 
   it('one minute range with a fixed clock: the rows of its minutes only', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-02T08:00:00Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-02T08:00:00Z')
     const all = await u.realtime({
       dimensions: dims('minutesAgo'),
       metrics: metrics('activeUsers'),
@@ -134,9 +133,7 @@ describe('analytics API: runRealtimeReport', () => {
   })
 
   it('realtime has its own dimensions: core-only names are not valid', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-03T16:45:10Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-03T16:45:10Z')
     const res = await u.post('realtime-report', {
       dimensions: dims('date'),
       metrics: metrics('activeUsers'),
@@ -161,9 +158,7 @@ describe('analytics API: runRealtimeReport', () => {
   })
 
   it('filters, orderBys and limit work as in core reports; there is no offset', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] })
-    vi.setSystemTime(new Date('2026-04-03T16:45:10Z'))
-    const u = await analyticsUser(sandbox)
+    const u = await analystAt('2026-04-03T16:45:10Z')
     const report = await u.realtime({
       dimensions: dims('eventName'),
       metrics: metrics('eventCount'),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   historyStart,
   isoDay,
@@ -200,15 +200,24 @@ describe('search analytics: dates and data state', () => {
   })
 
   it('today is partial: only the hours that are over', async () => {
-    const { query } = await searchUser(sandbox)
-    const hourly = await query({
-      startDate: daysAgo(0),
-      endDate: daysAgo(0),
-      dimensions: ['hour'],
-      dataState: 'hourly_all',
-    })
-    const { hour } = pacificNow()
-    for (const k of keys(hourly.rows)) expect(Number(k.slice(11, 13))).toBeLessThanOrEqual(hour)
+    // Mid-day in Pacific Time (13:30 PDT), so today has hours that are over.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-03-10T20:30:00Z'))
+    try {
+      const { query } = await searchUser(sandbox)
+      const hourly = await query({
+        startDate: daysAgo(0),
+        endDate: daysAgo(0),
+        dimensions: ['hour'],
+        dataState: 'hourly_all',
+      })
+      const { hour } = pacificNow()
+      const rows = keys(hourly.rows)
+      expect(rows.length).toBeGreaterThan(0)
+      for (const k of rows) expect(Number(k.slice(11, 13))).toBeLessThanOrEqual(hour)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

@@ -182,6 +182,6 @@ describe("UpstreamApi: the provider's errors", () => {
     expect(retryAfter('Thu, 30 Apr 2026 00:00:00 GMT', now)).toBe(0)
     expect(retryAfter('soon', now)).toBeUndefined()
     expect(retryAfter('-5', now)).toBeUndefined()
-    expect(retryAfter(null, now)).toBeUndefined()
+    expect(retryAfter(undefined, now)).toBeUndefined()
   })
 })

@@ -1,10 +1,11 @@
+import { localNow, MS_PER_DAY, pad2, type LocalNow } from '../../analytics/calendar.js'
+
 /**
  * Days as Search Console counts them: calendar dates in Pacific Time. A day is a number (days
  * since 1970-01-01), so ranges are arithmetic; it is turned back into YYYY-MM-DD for keys.
  */
 
 export const PACIFIC = 'America/Los_Angeles'
-const DAY_MS = 86_400_000
 
 /** How many months of data a site has, as the real service keeps. */
 export const HISTORY_MONTHS = 16
@@ -30,36 +31,23 @@ export function parseDay(text: string): number | undefined {
     back.getUTCDate() !== day
   )
     return undefined
-  return ms / DAY_MS
+  return ms / MS_PER_DAY
 }
 
 export function isoDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10)
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10)
 }
 
-const wallClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: PACIFIC,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  hourCycle: 'h23',
-})
-
 /** Today's day and the current hour, in Pacific Time. */
-export function pacificNow(now = Date.now()): { day: number; hour: number } {
-  const parts = Object.fromEntries(wallClock.formatToParts(now).map((p) => [p.type, p.value]))
-  return {
-    day: parseDay(`${parts.year}-${parts.month}-${parts.day}`)!,
-    hour: Number(parts.hour),
-  }
+export function pacificNow(now = Date.now()): LocalNow {
+  return localNow(PACIFIC, now)
 }
 
 /** The first day of the history that ends `today`: the same date 16 months before. */
 export function historyStart(today: number): number {
-  const d = new Date(today * DAY_MS)
+  const d = new Date(today * MS_PER_DAY)
   const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - HISTORY_MONTHS, d.getUTCDate())
-  return start / DAY_MS
+  return start / MS_PER_DAY
 }
 
 const offsetFormat = new Intl.DateTimeFormat('en-US', {
@@ -75,12 +63,12 @@ const offsets = new Map<string, string>()
  * `2026-11-20T14:00:00-08:00`. The offset is the one in force at that hour (DST aware).
  */
 export function hourKey(day: number, hour: number): string {
-  const local = `${isoDay(day)}T${String(hour).padStart(2, '0')}:00:00`
+  const local = `${isoDay(day)}T${pad2(hour)}:00:00`
   let offset = offsets.get(local)
   if (offset === undefined) {
     offset = '-08:00'
     for (const guess of [8, 7]) {
-      const instant = day * DAY_MS + (hour + guess) * 3_600_000
+      const instant = day * MS_PER_DAY + (hour + guess) * 3_600_000
       const parts = offsetFormat.formatToParts(instant)
       const shown = Number(parts.find((p) => p.type === 'hour')?.value)
       if (shown === hour) {

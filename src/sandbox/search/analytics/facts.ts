@@ -164,6 +164,9 @@ const TYPE_SHAPES: Record<SearchType, TypeShape> = {
   googleNews: { volume: 0.04, positionShift: -2, ctrFactor: 0.5 },
 }
 
+/** Whether a type has queries: Discover and Google News do not (people did not search). */
+export const hasQueries = (type: SearchType) => TYPE_SHAPES[type].queries !== undefined
+
 /** Where a result may show translated (TRANSLATED_RESULT). */
 const NON_ENGLISH = new Set(
   ['deu', 'fra', 'nld', 'esp', 'bra', 'mex', 'jpn'].map((c) =>

@@ -23,7 +23,7 @@ function hoursOfDay(random: Random): Float64Array {
 }
 
 /**
- * Hourly facts of days [firstDay, lastDay] of `daily`; on `today`, only hours before `hour`.
+ * Hourly facts of days [firstDay, today] of `daily`; on `today`, only hours before `hour`.
  * Each impression of a fact gets an hour; its clicks are a random subset of its impressions,
  * so an hour never has more clicks than impressions.
  */
@@ -31,7 +31,6 @@ export function splitIntoHours(
   daily: FactTable,
   seed: string,
   firstDay: number,
-  lastDay: number,
   today: number,
   hour: number,
 ): FactTable {
@@ -39,11 +38,7 @@ export function splitIntoHours(
   const impressionsAt = new Uint32Array(24)
   const clicksAt = new Uint32Array(24)
   let hours = new Uint8Array(1024)
-  for (
-    let day = Math.max(firstDay, daily.firstDay);
-    day <= Math.min(lastDay, daily.lastDay);
-    day++
-  ) {
+  for (let day = Math.max(firstDay, daily.firstDay); day <= Math.min(today, daily.lastDay); day++) {
     const random = new Random('search-hours', seed, day)
     const cumulative = hoursOfDay(random)
     const end = day === today ? hour : 24
@@ -87,5 +82,5 @@ export function splitIntoHours(
       }
     }
   }
-  return out.seal(firstDay, lastDay)
+  return out.seal(firstDay, today)
 }

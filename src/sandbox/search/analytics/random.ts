@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { MS_PER_DAY } from '../../analytics/calendar.js'
 
 /**
  * Seeded randomness for the synthetic data: the same seed parts give the same numbers on every
@@ -35,10 +36,6 @@ export class Random {
     return Math.floor(this.next() * n)
   }
 
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!
-  }
-
   /** An index drawn with the given (unnormalized) weights. */
   weighted(weights: readonly number[]): number {
     let total = 0
@@ -67,12 +64,16 @@ export class Random {
   }
 }
 
-/** A 32-bit hash of text, for deterministic choices that need no generator (FNV-1a). */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
+/**
+ * A seeded instant of the last days, the same all day long: midnight (UTC) of `now`, less
+ * `minDays` plus up to `spreadDays` whole days, plus a time of day. Draws twice from `random`.
+ */
+export function recentInstant(
+  random: Random,
+  now: number,
+  minDays: number,
+  spreadDays: number,
+): number {
+  const midnight = Math.floor(now / MS_PER_DAY) * MS_PER_DAY
+  return midnight - (minDays + random.int(spreadDays)) * MS_PER_DAY + random.int(MS_PER_DAY)
 }

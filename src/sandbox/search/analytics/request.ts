@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { invalidArgument } from '../../http/errors.js'
 import { HOURLY_DAYS, isoDay, parseDay } from './calendar.js'
-import { SEARCH_TYPES, type SearchType } from './facts.js'
+import { hasQueries, SEARCH_TYPES, type SearchType } from './facts.js'
 import { compileRe2, type Matcher } from './regex.js'
 
 /**
@@ -128,8 +128,6 @@ export interface AnalyticsQuery {
 }
 
 const NEWS_SHOWCASE = 'NEWS_SHOWCASE'
-/** Discover and Google News have pages but no queries: people did not search. */
-const QUERYLESS_TYPES: SearchType[] = ['discover', 'googleNews']
 
 /** Checks the rules between fields (the schema checked each field); a broken one is a 400. */
 export function analyticsQuery(body: z.output<typeof queryBody>, today: number): AnalyticsQuery {
@@ -182,7 +180,7 @@ export function analyticsQuery(body: z.output<typeof queryBody>, today: number):
     }
 
   if (
-    QUERYLESS_TYPES.includes(type) &&
+    !hasQueries(type) &&
     (dimensions.includes('query') || filters.some((f) => f.dimension === 'query'))
   )
     fail(
@@ -195,7 +193,7 @@ export function analyticsQuery(body: z.output<typeof queryBody>, today: number):
       'aggregationType "byProperty" cannot be used when you group or filter by page: use "auto" or "byPage".',
     )
   if (body.aggregationType === 'byNewsShowcasePanel') {
-    if (!QUERYLESS_TYPES.includes(type))
+    if (hasQueries(type))
       fail('aggregationType "byNewsShowcasePanel" needs type "discover" or "googleNews".')
     const showcase = filters.some(
       (f) =>

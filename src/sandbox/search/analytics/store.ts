@@ -34,14 +34,12 @@ function remember<V>(map: Map<string, V>, key: string, value: V, max: number): V
   return value
 }
 
-function catalogOf(user: string, site: string): SiteCatalog {
+/** The catalog alone: the pages and queries a site has (URL inspection reads it). */
+export function siteCatalog(user: string, site: string): SiteCatalog {
   const key = `${user}\n${site}`
   const hit = catalogs.get(key)
   return remember(catalogs, key, hit ?? buildCatalog(user, site), MAX_CATALOGS)
 }
-
-/** The catalog alone: the pages and queries a site has (URL inspection reads it). */
-export const siteCatalog = catalogOf
 
 export function siteFacts(
   user: string,
@@ -56,7 +54,7 @@ export function siteFacts(
     hit.hour = hour
     return remember(tables, key, hit, MAX_TABLES)
   }
-  const catalog = catalogOf(user, site)
+  const catalog = siteCatalog(user, site)
   const daily = generateDaily(user, catalog, type, historyStart(today), today)
   let hourly: { hour: number; table: FactTable } | undefined
   const facts: SiteFacts = {
@@ -71,7 +69,7 @@ export function siteFacts(
         const first = today - HOURLY_DAYS + 1
         hourly = {
           hour: facts.hour,
-          table: splitIntoHours(daily, seed, first, today, today, facts.hour),
+          table: splitIntoHours(daily, seed, first, today, facts.hour),
         }
       }
       return hourly.table

@@ -1,6 +1,9 @@
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
-import { createSandboxApp, type SandboxState } from './app.js'
+import type { Hono } from 'hono'
+import type { KyselyPlugin } from 'kysely'
+import { createSandboxApp, type SandboxEnv, type SandboxState } from './app.js'
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_SCOPE_PREFIX,
@@ -8,16 +11,22 @@ import {
 } from './config.js'
 import { FaultBook } from './control/faults.js'
 import { RequestLog } from './control/request-log.js'
-import type { KyselyPlugin } from 'kysely'
 import { openSandboxDb, type SandboxDb } from './db/open.js'
+import { seedDialect } from './dialect.js'
+import { createGoogleApp } from './google/app.js'
+import { googleDialect } from './google/dialect.js'
 
 export interface SandboxOptions {
-  /** 0 picks a free port. */
+  /** The seed dialect's origin S; 0 picks a free port. */
   port: number
+  /** The Google dialect's origin G (DESIGN §9.1), on the same host; 0 or absent picks a free port. */
+  googlePort?: number
   host?: string
   /** The sandbox keeps its database in `dataDir/sandbox.db`; ':memory:' keeps nothing. */
   dataDir: string | ':memory:'
   publicUrl?: string
+  /** G's external origin, used as its issuer and in its selfLinks. */
+  googlePublicUrl?: string
   scopePrefix?: string
   accessTokenTtlSeconds?: number
   /** Query-layer plugins, e.g. the benchmark's counter of rows written. */
@@ -25,42 +34,74 @@ export interface SandboxOptions {
 }
 
 export interface RunningSandbox {
+  /** S: the seed's dialect, the pages and the control API. */
   url: string
+  /** G: Google's dialect, over the same data. */
+  googleUrl: string
   state: SandboxState
   db: SandboxDb
+  /** Closes both origins, then the store. */
   close(): Promise<void>
 }
 
-/** Opens the sandbox's store and serves it; resolves once it answers /healthz. */
+/** Opens the sandbox's store and serves both origins; resolves once both answer. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1'
   const file = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'sandbox.db')
   const db = await openSandboxDb({ file, plugins: options.plugins })
   const config: SandboxConfig = {
     publicUrl: options.publicUrl ?? '',
+    googlePublicUrl: options.googlePublicUrl ?? '',
     scopePrefix: options.scopePrefix ?? DEFAULT_SCOPE_PREFIX,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   }
   const state: SandboxState = { db, config, faults: new FaultBook(), requests: new RequestLog() }
-  const app = createSandboxApp(state)
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port, hostname: host }, () => resolve(s))
-    s.once('error', reject)
-  })
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : options.port
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
-  config.publicUrl ||= `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+  const servers: ServerType[] = []
+  try {
+    const seed = await listen(createSandboxApp(state, seedDialect(config)), host, options.port)
+    servers.push(seed)
+    const google = await listen(
+      createGoogleApp(state, googleDialect(config)),
+      host,
+      options.googlePort ?? 0,
+    )
+    servers.push(google)
+    config.publicUrl ||= originOf(host, seed)
+    config.googlePublicUrl ||= originOf(host, google)
+  } catch (error) {
+    await Promise.all(servers.map(closeServer))
+    await db.destroy()
+    throw error
+  }
   return {
     url: config.publicUrl,
+    googleUrl: config.googlePublicUrl,
     state,
     db,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        if ('closeAllConnections' in server) server.closeAllConnections()
-      })
+      await Promise.all(servers.map(closeServer))
       await db.destroy()
     },
   }
+}
+
+function listen(app: Hono<SandboxEnv>, hostname: string, port: number): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server))
+    server.once('error', reject)
+  })
+}
+
+/** The loopback origin a server listens at (a wildcard host is reached on 127.0.0.1). */
+function originOf(host: string, server: ServerType): string {
+  const { port } = server.address() as AddressInfo
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve())
+    if ('closeAllConnections' in server) server.closeAllConnections()
+  })
 }

@@ -57,7 +57,12 @@ describe('sandbox control API', () => {
     expect(third.status).not.toBe(429)
     const log = await sandbox.request('GET', '/_sandbox/requests')
     expect(log.body.map((r: { status: number }) => r.status).slice(0, 2)).toEqual([429, 429])
-    expect(log.body[0]).toEqual({ method: 'GET', path: '/tasks/v1/lists', status: 429 })
+    expect(log.body[0]).toEqual({
+      method: 'GET',
+      path: '/tasks/v1/lists',
+      status: 429,
+      dialect: 'seed',
+    })
   })
 
   it('faults: a reset drops the connection and is logged with status 0', async () => {
@@ -67,7 +72,9 @@ describe('sandbox control API', () => {
     })
     await expect(fetch(sandbox.url + '/tasks/v1/lists')).rejects.toThrow()
     const log = await sandbox.request('GET', '/_sandbox/requests')
-    expect(log.body).toEqual([{ method: 'GET', path: '/tasks/v1/lists', status: 0 }])
+    expect(log.body).toEqual([
+      { method: 'GET', path: '/tasks/v1/lists', status: 0, dialect: 'seed' },
+    ])
   })
 
   it('faults: a delay holds the answer back by at least delayMs', async () => {

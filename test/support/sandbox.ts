@@ -26,6 +26,10 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
     get url() {
       return harness.running.url
     },
+    /** The Google dialect's origin G (DESIGN §9.1). */
+    get googleUrl() {
+      return harness.running.googleUrl
+    },
     get db() {
       return harness.running.db
     },
@@ -43,33 +47,44 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
       return res.body.access_token as string
     },
 
-    /** One HTTP request to the sandbox; JSON bodies are encoded and decoded. */
-    async request<T = any>(
-      method: string,
-      path: string,
-      init: {
-        token?: string
-        body?: unknown
-        rawBody?: string
-        headers?: Record<string, string>
-      } = {},
-    ): Promise<ApiResponse<T>> {
-      const headers: Record<string, string> = { ...init.headers }
-      if (init.token) headers.authorization = `Bearer ${init.token}`
-      let body: string | undefined = init.rawBody
-      if (init.body !== undefined) {
-        body = JSON.stringify(init.body)
-        headers['content-type'] ??= 'application/json'
-      }
-      const res = await fetch(harness.url + path, { method, headers, body, redirect: 'manual' })
-      const text = await res.text()
-      let parsed: unknown = undefined
-      if (text && (res.headers.get('content-type') ?? '').includes('json'))
-        parsed = JSON.parse(text)
-      return { status: res.status, headers: res.headers, body: parsed as T, text }
+    /** One HTTP request to the sandbox's origin S; JSON bodies are encoded and decoded. */
+    request<T = any>(method: string, path: string, init: SendInit = {}) {
+      return send<T>(harness.url, method, path, init)
+    },
+
+    /** The same, to the Google dialect's origin G. */
+    googleRequest<T = any>(method: string, path: string, init: SendInit = {}) {
+      return send<T>(harness.googleUrl, method, path, init)
     },
   }
   return harness
+}
+
+interface SendInit {
+  token?: string
+  body?: unknown
+  rawBody?: string
+  headers?: Record<string, string>
+}
+
+async function send<T>(
+  origin: string,
+  method: string,
+  path: string,
+  init: SendInit,
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...init.headers }
+  if (init.token) headers.authorization = `Bearer ${init.token}`
+  let body: string | undefined = init.rawBody
+  if (init.body !== undefined) {
+    body = JSON.stringify(init.body)
+    headers['content-type'] ??= 'application/json'
+  }
+  const res = await fetch(origin + path, { method, headers, body, redirect: 'manual' })
+  const text = await res.text()
+  let parsed: unknown = undefined
+  if (text && (res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
+  return { status: res.status, headers: res.headers, body: parsed as T, text }
 }
 
 /** Asserts the provider's error shape and returns it, for precise checks. */

@@ -111,7 +111,7 @@ export async function requestsSince(sandbox: Sandbox, since: number) {
     'GET',
     '/_sandbox/requests',
   )
-  return res.body.slice(since)
+  return res.body.slice(since).map(({ method, path, status }) => ({ method, path, status }))
 }
 
 export async function requestCount(sandbox: Sandbox) {

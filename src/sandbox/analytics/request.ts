@@ -214,7 +214,10 @@ export const realtimeRequest = z.strictObject({
 })
 export type RealtimeRequest = z.output<typeof realtimeRequest>
 
-export const batchRequest = z.strictObject({ requests: z.array(z.unknown()).optional() })
+export const batchRequest = z.strictObject({
+  property: text.optional(),
+  requests: z.array(z.unknown()).optional(),
+})
 
 /** The body parsed, or the provider's 400 worded as Google's JSON mapping words it. */
 export function parseMessage<S extends z.ZodType>(schema: S, value: unknown, at = ''): z.output<S> {

@@ -9,6 +9,7 @@ import { metadataJson } from './metadata.js'
 import { ownedProperty } from './property.js'
 import { runRealtimeReport } from './realtime.js'
 import { batchRequest, parseMessage, realtimeRequest, reportRequest } from './request.js'
+import { checkProperty } from './rules.js'
 
 type Ctx = Context<SandboxEnv>
 
@@ -40,7 +41,8 @@ export function analyticsRoutes() {
 
   api.post('/properties/:propertiesId/reports', async (c) => {
     const profile = await property(c)
-    const { requests = [] } = parseMessage(batchRequest, await readJsonObject(c))
+    const { property: named, requests = [] } = parseMessage(batchRequest, await readJsonObject(c))
+    checkProperty(named, profile.id)
     if (requests.length === 0 || requests.length > MAX_BATCH)
       throw invalidArgument(
         `A batch holds 1 to ${MAX_BATCH} report requests; this one has ${requests.length}.`,

@@ -13,6 +13,10 @@ export interface AuthorizeRequest {
   scopes: string[]
   state: string | undefined
   codeChallenge: string
+  /** OpenID Connect: echoed in the ID token, when the dialect issues one. */
+  nonce: string | undefined
+  /** `access_type=offline`: Google gives a refresh token only then. */
+  offline: boolean
   /** The request's parameters again: the consent form posts back to `?` + this. */
   query: string
 }
@@ -41,11 +45,14 @@ const PARAMS = [
   'state',
   'code_challenge',
   'code_challenge_method',
+  'nonce',
+  'access_type',
 ] as const
 
 /**
  * Checks an authorization request (RFC 6749 §4.1.1 with RFC 7636 PKCE, S256 only).
- * `access_type`, `prompt`, `include_granted_scopes` and other extras are accepted and ignored.
+ * `nonce` and `access_type` are kept for the dialects that use them (Google's); `prompt`,
+ * `include_granted_scopes` and other extras are accepted and ignored.
  */
 export function checkAuthorizeRequest(query: URLSearchParams, scopePrefix: string): CheckedRequest {
   const twice = repeated(query, ['client_id', 'redirect_uri'])
@@ -103,6 +110,10 @@ export function checkAuthorizeRequest(query: URLSearchParams, scopePrefix: strin
     throw err
   }
 
+  const accessType = query.get('access_type')
+  if (accessType !== null && accessType !== 'online' && accessType !== 'offline')
+    return refuse('invalid_request', 'access_type must be online or offline.')
+
   const again = new URLSearchParams({
     response_type: 'code',
     client_id: clientId,
@@ -112,6 +123,9 @@ export function checkAuthorizeRequest(query: URLSearchParams, scopePrefix: strin
     code_challenge_method: CHALLENGE_METHOD,
   })
   if (state !== undefined) again.set('state', state)
+  const nonce = query.get('nonce') ?? undefined
+  if (nonce !== undefined) again.set('nonce', nonce)
+  if (accessType !== null) again.set('access_type', accessType)
   return {
     kind: 'valid',
     request: {
@@ -120,6 +134,8 @@ export function checkAuthorizeRequest(query: URLSearchParams, scopePrefix: strin
       scopes,
       state,
       codeChallenge: challenge,
+      nonce,
+      offline: accessType === 'offline',
       query: again.toString(),
     },
   }

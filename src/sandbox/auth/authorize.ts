@@ -8,19 +8,27 @@ import { brokenRequestPage, consentPage } from './consent-page.js'
 import { CROSS_SITE_MESSAGE, isCrossSitePost } from './cross-site.js'
 import { FormError, readForm } from './form.js'
 import { storeCode } from './grants.js'
-import { issuer } from './metadata.js'
+import { fullScope } from './scopes.js'
 
 const check = (c: Context<SandboxEnv>) =>
-  checkAuthorizeRequest(new URL(c.req.url).searchParams, c.var.sandbox.config.scopePrefix)
+  checkAuthorizeRequest(new URL(c.req.url).searchParams, c.var.dialect.scopePrefix)
 
 /** The answer at the client's redirect_uri, with `iss` (RFC 9207) and the state echoed. */
 function answer(
   c: Context<SandboxEnv>,
   redirectUri: string,
-  params: { code?: string; error?: AuthorizeErrorCode; error_description?: string; state?: string },
+  params: {
+    code?: string
+    error?: AuthorizeErrorCode
+    error_description?: string
+    state?: string
+    scope?: string
+    authuser?: string
+    prompt?: string
+  },
   status: 302 | 303,
 ) {
-  return c.redirect(withParams(redirectUri, { ...params, iss: issuer(c) }), status)
+  return c.redirect(withParams(redirectUri, { ...params, iss: c.var.dialect.origin }), status)
 }
 
 /** `GET /oauth/authorize`: the sign-in and consent page, or an error. */
@@ -75,6 +83,7 @@ export async function decideAuthorize(c: Context<SandboxEnv>) {
   }
 
   const { db } = c.var.sandbox
+  const { oauth, scopePrefix } = c.var.dialect
   await ensureUser(db, user.data)
   await startSession(c, user.data)
   const code = await storeCode(db, {
@@ -83,6 +92,14 @@ export async function decideAuthorize(c: Context<SandboxEnv>) {
     redirectUri: request.redirectUri,
     scopes: request.scopes,
     codeChallenge: request.codeChallenge,
+    nonce: request.nonce,
+    refreshToken: request.offline || !oauth.refreshTokenOnlyOffline,
   })
-  return answer(c, request.redirectUri, { code, state: request.state }, 303)
+  // Google also tells the client what was granted, for whom and how it was asked.
+  const echoed = oauth.callbackEchoesGrant && {
+    scope: request.scopes.map((s) => fullScope(s, scopePrefix)).join(' '),
+    authuser: '0',
+    prompt: 'consent',
+  }
+  return answer(c, request.redirectUri, { code, state: request.state, ...echoed }, 303)
 }

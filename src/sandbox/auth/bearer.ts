@@ -16,7 +16,7 @@ export async function requireAccess(
   const principal = await authenticate(c)
   const accepted: readonly string[] = API_SCOPES[api][access]
   if (!accepted.some((s) => principal.scopes.has(s))) {
-    const prefix = c.var.sandbox.config.scopePrefix
+    const prefix = c.var.dialect.scopePrefix
     throw insufficientPermissions(
       `Request had insufficient authentication scopes: this call needs ${accepted.map((s) => prefix + s).join(' or ')}.`,
     )

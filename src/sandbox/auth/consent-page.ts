@@ -17,13 +17,13 @@ export function consentPage(
   { user = '', message }: { user?: string; message?: string } = {},
   status: 200 | 400 = 200,
 ) {
-  const prefix = c.var.sandbox.config.scopePrefix
+  const { scopePrefix: prefix, oauth } = c.var.dialect
   const host = new URL(request.redirectUri).host
   return page(
     c,
     'Sign in and allow access',
     html`<h1>Allow <em>${request.clientId}</em> to use your account?</h1>
-      <form method="post" action="/oauth/authorize?${request.query}">
+      <form method="post" action="${oauth.authorizePath}?${request.query}">
         ${message ? html`<p role="alert"><strong>${message}</strong></p>` : ''}
         <p>
           <label for="user">Sign in as (user name)</label><br />
@@ -54,7 +54,9 @@ export function consentPage(
       <p>
         <small
           >This is a development provider: you may sign in under any user name. You can take access
-          back at any time on <a href="/account/connections">your connections page</a>.</small
+          back at any time on
+          <a href="${c.var.sandbox.config.publicUrl}/account/connections">your connections page</a
+          >.</small
         >
       </p>`,
     status,

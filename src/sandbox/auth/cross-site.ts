@@ -14,7 +14,7 @@ export function isCrossSitePost(c: Context<SandboxEnv>): boolean {
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true
   const origin = c.req.header('origin')
   if (origin === undefined || origin === 'null') return false
-  return origin !== new URL(c.req.url).origin && origin !== originOf(c.var.sandbox.config.publicUrl)
+  return origin !== new URL(c.req.url).origin && origin !== originOf(c.var.dialect.origin)
 }
 
 function originOf(url: string): string | undefined {

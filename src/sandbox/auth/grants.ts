@@ -16,7 +16,8 @@ export interface Principal {
 
 export interface IssuedTokens {
   access_token: string
-  refresh_token: string
+  /** Absent when the authorization did not ask for offline access (the Google dialect). */
+  refresh_token?: string
   expires_in: number
   token_type: 'Bearer'
   scope: string[]
@@ -35,10 +36,11 @@ async function insertGrant(
   store: Store,
   grant: { user: string; client: string; scopes: string[] },
   accessTtlSeconds: number,
+  withRefreshToken = true,
 ): Promise<{ grantId: string; tokens: IssuedTokens }> {
   const grantId = randomToken('', 16)
   const access = randomToken('sat_')
-  const refresh = randomToken('srt_')
+  const refresh = withRefreshToken ? randomToken('srt_') : undefined
   await store
     .insertInto('oauth_grants')
     .values({
@@ -58,14 +60,23 @@ async function insertGrant(
         kind: 'access',
         expires_at: Date.now() + accessTtlSeconds * 1000,
       },
-      { token_hash: hashSecret(refresh), grant_id: grantId, kind: 'refresh', expires_at: null },
+      ...(refresh === undefined
+        ? []
+        : [
+            {
+              token_hash: hashSecret(refresh),
+              grant_id: grantId,
+              kind: 'refresh' as const,
+              expires_at: null,
+            },
+          ]),
     ])
     .execute()
   return {
     grantId,
     tokens: {
       access_token: access,
-      refresh_token: refresh,
+      ...(refresh !== undefined && { refresh_token: refresh }),
       expires_in: accessTtlSeconds,
       token_type: 'Bearer',
       scope: grant.scopes,
@@ -134,41 +145,48 @@ export async function findToken(db: SandboxDb, token: string, kind: 'access' | '
 }
 
 /** Ends a grant: every access and refresh token of it stops working at once. */
-export async function revokeGrant(db: SandboxDb, grantId: string): Promise<void> {
-  await db.transaction().execute((trx) => deleteGrant(trx, grantId))
-}
-
 async function deleteGrant(store: Store, grantId: string): Promise<void> {
   await store.deleteFrom('oauth_tokens').where('grant_id', '=', grantId).execute()
   await store.deleteFrom('oauth_grants').where('id', '=', grantId).execute()
 }
 
 /**
- * RFC 7009 revocation: an access or a refresh token (expired or not) ends its whole grant.
- * Returns whether the token was known; an unknown token is not an error.
+ * RFC 7009 revocation: an access or a refresh token (expired or not) ends its whole grant, or,
+ * as at Google, every grant its person gave the same client. Returns whether the token was
+ * known; an unknown token is not an error.
  */
-export async function revokeToken(db: SandboxDb, token: string): Promise<boolean> {
+export async function revokeToken(
+  db: SandboxDb,
+  token: string,
+  ends: 'grant' | 'person-and-client' = 'grant',
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('oauth_tokens')
-      .select('grant_id')
-      .where('token_hash', '=', hashSecret(token))
+      .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+      .select(['oauth_tokens.grant_id', 'oauth_grants.user_id', 'oauth_grants.client_id'])
+      .where('oauth_tokens.token_hash', '=', hashSecret(token))
       .executeTakeFirst()
     if (!row) return false
-    await deleteGrant(trx, row.grant_id)
+    if (ends === 'grant') await deleteGrant(trx, row.grant_id)
+    else await deleteClientGrants(trx, row.user_id, row.client_id)
     return true
   })
 }
 
 /** Ends every grant a user gave one app (the connections page's Revoke). */
 export async function revokeClient(db: SandboxDb, user: string, client: string): Promise<number> {
-  const grants = await db
+  return db.transaction().execute((trx) => deleteClientGrants(trx, user, client))
+}
+
+async function deleteClientGrants(store: Store, user: string, client: string): Promise<number> {
+  const grants = await store
     .selectFrom('oauth_grants')
     .select('id')
     .where('user_id', '=', user)
     .where('client_id', '=', client)
     .execute()
-  for (const { id } of grants) await revokeGrant(db, id)
+  for (const { id } of grants) await deleteGrant(store, id)
   return grants.length
 }
 
@@ -206,6 +224,10 @@ export interface CodeGrant {
   scopes: string[]
   /** base64url(SHA-256(code_verifier)): only S256 is supported. */
   codeChallenge: string
+  /** The OpenID Connect nonce of the request, if it had one. */
+  nonce?: string
+  /** Whether the exchange gives a refresh token. */
+  refreshToken: boolean
 }
 
 export const CODE_TTL_SECONDS = 600
@@ -231,6 +253,8 @@ export async function storeCode(db: SandboxDb, grant: CodeGrant): Promise<string
         code_challenge: grant.codeChallenge,
         expires_at: now + CODE_TTL_SECONDS * 1000,
         grant_id: null,
+        nonce: grant.nonce ?? null,
+        refresh: grant.refreshToken ? 1 : 0,
       })
       .execute()
   })
@@ -238,7 +262,7 @@ export async function storeCode(db: SandboxDb, grant: CodeGrant): Promise<string
 }
 
 export type Redemption =
-  | { ok: true; tokens: IssuedTokens }
+  | { ok: true; tokens: IssuedTokens; grant: CodeGrant }
   | { ok: false; reason: 'unknown' | 'replayed' | 'expired' | 'mismatch'; message: string }
 
 /**
@@ -278,15 +302,17 @@ export async function redeemCode(
       redirectUri: row.redirect_uri,
       scopes: row.scopes.split(' ').filter(Boolean),
       codeChallenge: row.code_challenge,
+      ...(row.nonce !== null && { nonce: row.nonce }),
+      refreshToken: row.refresh !== 0,
     }
     const mismatch = check(grant)
     if (mismatch !== undefined) return { ok: false, reason: 'mismatch', message: mismatch }
-    const { grantId, tokens } = await insertGrant(trx, grant, accessTtlSeconds)
+    const { grantId, tokens } = await insertGrant(trx, grant, accessTtlSeconds, grant.refreshToken)
     await trx
       .updateTable('oauth_codes')
       .set({ grant_id: grantId })
       .where('code_hash', '=', row.code_hash)
       .execute()
-    return { ok: true, tokens }
+    return { ok: true, tokens, grant }
   })
 }

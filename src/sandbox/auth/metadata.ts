@@ -2,15 +2,11 @@ import type { Context } from 'hono'
 import type { SandboxEnv } from '../app.js'
 import { SHORT_SCOPES, fullScope } from './scopes.js'
 
-/** The issuer identifier: the sandbox's public URL without a trailing slash. */
-export const issuer = (c: Context<SandboxEnv>) => c.var.sandbox.config.publicUrl.replace(/\/+$/, '')
-
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none']
 
-/** RFC 8414 authorization server metadata. */
+/** RFC 8414 authorization server metadata; the issuer is the origin that answers. */
 export function metadata(c: Context<SandboxEnv>) {
-  const base = issuer(c)
-  const prefix = c.var.sandbox.config.scopePrefix
+  const { origin: base, scopePrefix: prefix } = c.var.dialect
   return c.json({
     issuer: base,
     authorization_endpoint: `${base}/oauth/authorize`,

@@ -6,7 +6,7 @@ import { FormError, missing, readForm, repeated } from './form.js'
 import { findToken, issueAccessToken, redeemCode } from './grants.js'
 import { missingMessage, noStoreJson, oauthError } from './oauth-errors.js'
 import { CODE_VERIFIER, verifierMatches } from './pkce.js'
-import { fullScope, parseScopes } from './scopes.js'
+import { fullScope, IDENTITY_SCOPE, parseScopes } from './scopes.js'
 
 const PARAMS = [
   'grant_type',
@@ -66,6 +66,7 @@ async function codeGrant(
   }
   const redirectUri = form.get('redirect_uri')!
   const { db, config } = c.var.sandbox
+  const { scopePrefix } = c.var.dialect
   const result = await redeemCode(
     db,
     form.get('code')!,
@@ -82,15 +83,37 @@ async function codeGrant(
     config.accessTokenTtlSeconds,
   )
   if (!result.ok) return oauthError(c, 'invalid_grant', result.message)
-  const { tokens } = result
-  // A refresh token is always issued: the connector asks for offline access anyway, and a
-  // development provider gains nothing from making clients ask for it (access_type=offline).
+  const { tokens, grant } = result
+  // The seed's provider always issues a refresh token: the connector asks for offline access
+  // anyway, and a development provider gains nothing from making clients ask for it. Google's
+  // dialect issues one only for access_type=offline, as the code recorded.
+  const idToken = await idTokenFor(c, grant, tokens.scope, tokens.access_token, grant.nonce)
   return noStoreJson(c, {
     access_token: tokens.access_token,
     token_type: tokens.token_type,
     expires_in: tokens.expires_in,
-    refresh_token: tokens.refresh_token,
-    scope: tokens.scope.map((s) => fullScope(s, config.scopePrefix)).join(' '),
+    ...(tokens.refresh_token !== undefined && { refresh_token: tokens.refresh_token }),
+    scope: tokens.scope.map((s) => fullScope(s, scopePrefix)).join(' '),
+    ...(idToken !== undefined && { id_token: idToken }),
+  })
+}
+
+/** An ID token when the dialect issues them and the token holds `openid`; else undefined. */
+async function idTokenFor(
+  c: Context<SandboxEnv>,
+  grant: { user: string; client: string },
+  scopes: readonly string[],
+  accessToken: string,
+  nonce?: string,
+): Promise<string | undefined> {
+  const { idTokens } = c.var.dialect.oauth
+  if (!idTokens || !scopes.includes(IDENTITY_SCOPE)) return undefined
+  return idTokens.sign({
+    issuer: c.var.dialect.origin,
+    clientId: grant.client,
+    user: grant.user,
+    accessToken,
+    nonce,
   })
 }
 
@@ -103,13 +126,10 @@ async function refreshGrant(
   if (!clientId) absent.push('client_id')
   if (absent.length) return oauthError(c, 'invalid_request', missingMessage(absent))
   const { db, config } = c.var.sandbox
+  const { scopePrefix, oauth } = c.var.dialect
   const principal = await findToken(db, form.get('refresh_token')!, 'refresh')
   if (!principal || principal.client !== clientId) {
-    return oauthError(
-      c,
-      'invalid_grant',
-      'The refresh token is revoked, unknown, or was issued to another client.',
-    )
+    return oauthError(c, 'invalid_grant', oauth.deadRefreshToken)
   }
 
   // An optional scope may narrow the new access token, never widen it.
@@ -118,7 +138,7 @@ async function refreshGrant(
   if (requested !== null) {
     let asked: string[]
     try {
-      asked = parseScopes(requested, config.scopePrefix)
+      asked = parseScopes(requested, scopePrefix)
     } catch (err) {
       if (err instanceof ProviderError) return oauthError(c, 'invalid_scope', err.message)
       throw err
@@ -134,7 +154,7 @@ async function refreshGrant(
       return oauthError(
         c,
         'invalid_scope',
-        `A refresh cannot add scopes that were not granted: ${wider.map((s) => fullScope(s, config.scopePrefix)).join(' ')}.`,
+        `A refresh cannot add scopes that were not granted: ${wider.map((s) => fullScope(s, scopePrefix)).join(' ')}.`,
       )
     }
     scopes = asked
@@ -146,11 +166,13 @@ async function refreshGrant(
     config.accessTokenTtlSeconds,
     narrowed,
   )
+  const idToken = await idTokenFor(c, principal, scopes, access)
   // No new refresh token: the provider does not rotate them, and the client keeps the one it has.
   return noStoreJson(c, {
     access_token: access,
     token_type: 'Bearer',
     expires_in: config.accessTokenTtlSeconds,
-    scope: scopes.map((s) => fullScope(s, config.scopePrefix)).join(' '),
+    scope: scopes.map((s) => fullScope(s, scopePrefix)).join(' '),
+    ...(idToken !== undefined && { id_token: idToken }),
   })
 }

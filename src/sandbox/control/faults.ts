@@ -7,6 +7,8 @@ export const faultSpec = z
         method: z.string().min(1).optional(),
         /** The raw path without query; `*` matches any run of characters. */
         path: z.string().min(1).optional(),
+        /** Only requests to this origin: the seed's dialect (S) or Google's (G); default both. */
+        dialect: z.enum(['seed', 'google']).optional(),
       })
       .strict()
       .default({}),
@@ -42,11 +44,12 @@ export class FaultBook {
   }
 
   /** The first queued fault that matches, used up by this call. */
-  take(method: string, path: string): FaultSpec | undefined {
+  take(method: string, path: string, dialect: 'seed' | 'google'): FaultSpec | undefined {
     const index = this.faults.findIndex(
       (f) =>
         (!f.match.method || f.match.method.toUpperCase() === method.toUpperCase()) &&
-        (!f.match.path || (f.pathPattern ? f.pathPattern.test(path) : f.match.path === path)),
+        (!f.match.path || (f.pathPattern ? f.pathPattern.test(path) : f.match.path === path)) &&
+        (!f.match.dialect || f.match.dialect === dialect),
     )
     if (index < 0) return undefined
     const fault = this.faults[index]!

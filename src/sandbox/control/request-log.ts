@@ -1,9 +1,13 @@
+import type { Dialect } from '../dialect.js'
+
 export interface LoggedRequest {
   method: string
   /** The raw path as received, without its query string. */
   path: string
   /** The status answered; 0 when the connection was reset instead. */
   status: number
+  /** The origin that received it: the seed's dialect (S) or Google's (G). */
+  dialect: Dialect['name']
 }
 
 /** The requests the sandbox received, oldest first, for tests that count upstream calls. */

@@ -33,17 +33,17 @@ export function taskFixtureRoutes() {
   const fixtures = new Hono<SandboxEnv>()
 
   fixtures.post('/assigned-tasks', async (c) => {
-    const { db, config } = c.var.sandbox
+    const { db } = c.var.sandbox
     const req = parseOrInvalid(assignedTaskRequest, await readJsonObject(c))
     await ensureUser(db, req.user)
-    return c.json(taskJson(await createAssignedTask(db, req), config.publicUrl))
+    return c.json(taskJson(await createAssignedTask(db, req), c.var.dialect.taskLinks))
   })
 
   fixtures.post('/recurring', async (c) => {
-    const { db, config } = c.var.sandbox
+    const { db } = c.var.sandbox
     const req = parseOrInvalid(recurringRequest, await readJsonObject(c))
     await ensureUser(db, req.user)
-    return c.json(taskJson(await markRecurring(db, req), config.publicUrl))
+    return c.json(taskJson(await markRecurring(db, req), c.var.dialect.taskLinks))
   })
 
   return fixtures

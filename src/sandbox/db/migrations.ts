@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { codeOptionsMigration } from './code-options.js'
 import { searchSitemapsMigration } from './search-sitemaps.js'
 
 /** Migrations are code, applied in key order; a migration once shipped never changes. */
@@ -127,6 +128,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0003_search_sitemaps': searchSitemapsMigration,
+  '0004_code_options': codeOptionsMigration,
 }
 
 export const sandboxMigrations: MigrationProvider = {

@@ -74,6 +74,10 @@ export interface OAuthCodeTable {
   expires_at: number
   /** Set by the exchange; a second exchange revokes this grant. */
   grant_id: string | null
+  /** The OpenID Connect nonce of the request, echoed in the ID token. */
+  nonce: string | null
+  /** 0 when the exchange gives no refresh token; null (older codes) or 1 when it does. */
+  refresh: number | null
 }
 
 export interface OAuthGrantTable {

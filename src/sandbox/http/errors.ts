@@ -45,8 +45,9 @@ export class ProviderError extends Error {
     }
   }
 
-  response(): Response {
-    return Response.json(this.body(), {
+  /** The error as an HTTP answer; a dialect may word the body its own way. */
+  response(body: object = this.body()): Response {
+    return Response.json(body, {
       status: this.code,
       headers: { 'Cache-Control': 'no-store', ...this.headers },
     })

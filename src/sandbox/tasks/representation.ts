@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { TaskLinks } from './links.js'
 import { assignmentOf, type ListRow, type TaskRow } from './rows.js'
 import { dueInstant } from './timestamps.js'
 
@@ -33,7 +34,7 @@ export const listEtag = (l: ListRow) => etagOf([l.id, l.title, l.updated])
 const pageEtag = (items: { etag: string }[], nextPageToken: string | undefined) =>
   etagOf([...items.map((i) => i.etag), nextPageToken ?? null])
 
-export function taskJson(t: TaskRow, publicUrl: string) {
+export function taskJson(t: TaskRow, links: TaskLinks) {
   const assignment = assignmentOf(t)
   return {
     kind: 'tasks#task' as const,
@@ -41,8 +42,8 @@ export function taskJson(t: TaskRow, publicUrl: string) {
     etag: taskEtag(t),
     title: t.title,
     updated: t.updated,
-    selfLink: `${publicUrl}/tasks/v1/lists/${t.list_id}/tasks/${t.id}`,
-    webViewLink: `${publicUrl}/web/tasks/${t.id}`,
+    selfLink: links.task(t.list_id, t.id),
+    webViewLink: `${links.pages}/web/tasks/${t.id}`,
     ...(t.parent_id !== null && { parent: t.parent_id }),
     position: t.position,
     ...(t.notes !== null && { notes: t.notes }),
@@ -55,7 +56,7 @@ export function taskJson(t: TaskRow, publicUrl: string) {
     ...(assignment && {
       assignmentInfo: {
         surfaceType: assignment.surfaceType,
-        linkToTask: `${publicUrl}/web/surfaces/${assignment.surfaceItemId}`,
+        linkToTask: `${links.pages}/web/surfaces/${assignment.surfaceItemId}`,
         ...(assignment.driveResourceInfo && { driveResourceInfo: assignment.driveResourceInfo }),
         ...(assignment.spaceInfo && { spaceInfo: assignment.spaceInfo }),
       },
@@ -65,19 +66,19 @@ export function taskJson(t: TaskRow, publicUrl: string) {
 
 export type TaskJson = ReturnType<typeof taskJson>
 
-export function taskListJson(l: ListRow, publicUrl: string) {
+export function taskListJson(l: ListRow, links: TaskLinks) {
   return {
     kind: 'tasks#taskList' as const,
     id: l.id,
     etag: listEtag(l),
     title: l.title,
     updated: l.updated,
-    selfLink: `${publicUrl}/tasks/v1/lists/${l.id}`,
+    selfLink: links.list(l.id),
   }
 }
 
-export function tasksPage(items: TaskRow[], nextPageToken: string | undefined, publicUrl: string) {
-  const json = items.map((t) => taskJson(t, publicUrl))
+export function tasksPage(items: TaskRow[], nextPageToken: string | undefined, links: TaskLinks) {
+  const json = items.map((t) => taskJson(t, links))
   return {
     kind: 'tasks#tasks' as const,
     etag: pageEtag(json, nextPageToken),
@@ -89,9 +90,9 @@ export function tasksPage(items: TaskRow[], nextPageToken: string | undefined, p
 export function taskListsPage(
   items: ListRow[],
   nextPageToken: string | undefined,
-  publicUrl: string,
+  links: TaskLinks,
 ) {
-  const json = items.map((l) => taskListJson(l, publicUrl))
+  const json = items.map((l) => taskListJson(l, links))
   return {
     kind: 'tasks#taskLists' as const,
     etag: pageEtag(json, nextPageToken),

@@ -38,7 +38,7 @@ const taskRef = (c: Ctx, user: string): TaskRef => ({
  */
 export function taskRoutes() {
   const api = new Hono<SandboxEnv>()
-  const url = (c: Ctx) => c.var.sandbox.config.publicUrl
+  const url = (c: Ctx) => c.var.dialect.taskLinks
 
   api.get('/lists', async (c) => {
     const { user } = await requireAccess(c, 'tasks', 'read')

@@ -1,4 +1,5 @@
 import { html } from 'hono/html'
+import type { TaskLinks } from '../tasks/links.js'
 import { taskJson } from '../tasks/representation.js'
 import { TASKS_SHOWN_PER_LIST, type ListOutline, type OutlineTask } from './outline.js'
 
@@ -8,7 +9,7 @@ import { TASKS_SHOWN_PER_LIST, type ListOutline, type OutlineTask } from './outl
  */
 
 export interface RenderContext {
-  publicUrl: string
+  links: TaskLinks
   /** The task the page is about (`/web/tasks/{task}`), highlighted. */
   target?: string
 }
@@ -47,7 +48,7 @@ function tasksHtml(tasks: OutlineTask[], ctx: RenderContext): Html {
 
 function taskHtml({ task, subtasks }: OutlineTask, ctx: RenderContext) {
   const done = task.status === 'completed'
-  const assignment = taskJson(task, ctx.publicUrl).assignmentInfo
+  const assignment = taskJson(task, ctx.links).assignmentInfo
   return html`<li>
     <div class="${task.id === ctx.target ? 'task target' : 'task'}" id="task-${task.id}">
       <span class="${done ? 'title done' : 'title'}">${task.title || '(no title)'}</span>

@@ -16,14 +16,14 @@ const TITLE = 'Your tasks'
 export async function showTasks(c: Ctx) {
   const user = await currentUser(c)
   if (!user) return signInPage(c, ALL, 'Sign in to see your task lists and tasks.')
-  const { db, config } = c.var.sandbox
-  const outlines = await readOutlines(db, user)
+  const outlines = await readOutlines(c.var.sandbox.db, user)
   return page(
     c,
     TITLE,
     html`${signedInAs(user)}
       <h1>${TITLE}</h1>
-      ${listsHtml(outlines, { publicUrl: config.publicUrl })}`,
+      <p><a href="/web/sites">Your sites and analytics properties</a></p>
+      ${listsHtml(outlines, { links: c.var.dialect.taskLinks })}`,
   )
 }
 
@@ -36,7 +36,7 @@ export async function showTask(c: Ctx) {
   const here = `${ALL}/${encodeURIComponent(id)}`
   const user = await currentUser(c)
   if (!user) return signInPage(c, here, 'Sign in to see this task.')
-  const { db, config } = c.var.sandbox
+  const { db } = c.var.sandbox
   const task = await db
     .selectFrom('tasks')
     .selectAll()
@@ -76,6 +76,6 @@ export async function showTask(c: Ctx) {
     title,
     html`${signedInAs(user)}
       <h1>${TITLE}</h1>
-      ${note} ${listsHtml(outlines, { publicUrl: config.publicUrl, target: task.id })}`,
+      ${note} ${listsHtml(outlines, { links: c.var.dialect.taskLinks, target: task.id })}`,
   )
 }

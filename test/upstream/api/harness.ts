@@ -56,7 +56,7 @@ export async function fault(sandbox: Sandbox, spec: Record<string, unknown>): Pr
 /** The sandbox's request log; give `since` (an earlier length) for the requests after it. */
 export async function requests(sandbox: Sandbox, since = 0): Promise<LoggedRequest[]> {
   const res = await sandbox.request<LoggedRequest[]>('GET', '/_sandbox/requests')
-  return res.body.slice(since)
+  return res.body.slice(since).map(({ method, path, status }) => ({ method, path, status }))
 }
 
 export const requestCount = async (sandbox: Sandbox) => (await requests(sandbox)).length

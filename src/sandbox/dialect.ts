@@ -1,0 +1,41 @@
+import { SEED_OAUTH, type OAuthProfile } from './auth/profile.js'
+import type { SandboxConfig } from './config.js'
+import type { TaskLinks } from './tasks/links.js'
+
+/**
+ * What differs between the sandbox's two origins for the handlers they share: the seed's
+ * dialect at S (DESIGN §4) and Google's at G (§9.1). Both serve the same data.
+ */
+export interface Dialect {
+  name: 'seed' | 'google'
+  /** This origin's public URL without a trailing slash: its OAuth issuer. */
+  readonly origin: string
+  /** A full scope identifier is this prefix and the short name (`openid` stays bare). */
+  readonly scopePrefix: string
+  readonly taskLinks: TaskLinks
+  readonly oauth: OAuthProfile
+}
+
+/** An origin as an issuer is written: no trailing slash. */
+export const withoutSlash = (url: string) => url.replace(/\/+$/, '')
+
+/** The seed's dialect, at the sandbox's own origin. Read lazily: the port is known only later. */
+export function seedDialect(config: SandboxConfig): Dialect {
+  return {
+    name: 'seed',
+    get origin() {
+      return withoutSlash(config.publicUrl)
+    },
+    get scopePrefix() {
+      return config.scopePrefix
+    },
+    taskLinks: {
+      list: (list) => `${config.publicUrl}/tasks/v1/lists/${list}`,
+      task: (list, task) => `${config.publicUrl}/tasks/v1/lists/${list}/tasks/${task}`,
+      get pages() {
+        return config.publicUrl
+      },
+    },
+    oauth: SEED_OAUTH,
+  }
+}

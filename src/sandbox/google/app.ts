@@ -1,0 +1,39 @@
+import { Hono } from 'hono'
+import type { SandboxEnv, SandboxState } from '../app.js'
+import { providerApis } from '../core.js'
+import type { Dialect } from '../dialect.js'
+import { notFound } from '../http/errors.js'
+import { bind, serveOrigin } from '../origin.js'
+import { googleApi } from './api.js'
+import type { GoogleDialect } from './dialect.js'
+import { googleErrorResponse } from './errors.js'
+import { googleOAuthRoutes } from './oauth/routes.js'
+
+/**
+ * The origin G in Google's dialect (DESIGN §9.1): Google's OAuth endpoints, and Google's API
+ * paths translated onto the same core, over the same data, as the seed's origin S.
+ */
+export function createGoogleApp(state: SandboxState, dialect: GoogleDialect): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>()
+  serveOrigin(app, state, dialect, googleErrorResponse)
+  app.route('/', googleOAuthRoutes(dialect.oauth.idTokens))
+  app.all('*', googleApi(translatedCore(state, dialect)))
+  return app
+}
+
+/**
+ * The core as the translation calls it: under Google's dialect (scope ids, selfLinks), its
+ * errors thrown on to the origin, which words them for Google.
+ */
+function translatedCore(state: SandboxState, dialect: Dialect): Hono<SandboxEnv> {
+  const core = new Hono<SandboxEnv>()
+  core.use(bind(state, dialect))
+  core.route('/', providerApis())
+  core.notFound((c) => {
+    throw notFound(`No such resource: ${c.req.method} ${new URL(c.req.url).pathname}`)
+  })
+  core.onError((error) => {
+    throw error
+  })
+  return core
+}

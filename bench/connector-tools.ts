@@ -4,8 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { googleSandboxUpstream } from '../src/connector/config.js'
 import { AuthorizationFlow } from '../test/support/authorization-flow.js'
-import { freePort, startProcess, stopProcess } from '../test/support/processes.js'
+import {
+  freePort,
+  startProcess,
+  stopProcess,
+  upstreamEnvironment,
+} from '../test/support/processes.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -25,6 +31,9 @@ import { emit, p50, timed } from './stats.js'
  * forwards it, the floor of any gateway on this stack; `mcp_floor_*`, a `tools/call` answered
  * with it through the SDK's handler and nothing of the connector's, the floor of any MCP gateway
  * that keeps the SDK's protocol handling. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
+ *
+ * Beside it, the same call through a second connector in the Google profile, against the
+ * sandbox's Google dialect, and that dialect's own GET: `google_overhead_p50_ms`.
  */
 
 const USER = 'bench-tools'
@@ -43,6 +52,7 @@ export async function benchConnectorTools(): Promise<void> {
     const { sandbox, connector, flow } = await startStack(children, dataDir)
     const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
     const tasklist = await seedTasks(sandbox.url)
+    const google = await startGoogleConnector(children, dataDir, sandbox)
 
     // The same upstream request the tool makes: list_tasks with only `tasklist` is a GET of the
     // list's tasks without a query (the provider's default page holds the 20 tasks).
@@ -71,7 +81,14 @@ export async function benchConnectorTools(): Promise<void> {
       ...listTasks(proxy.url, 'none', tasklist, MODERN),
       url: `${proxy.url}/mcp`,
     }
-    for (const target of [direct, bare, modern, legacy, floor]) await once(target)
+    // The same list through the Google profile: Google's path on the sandbox's Google origin.
+    const googleDirect: Target = {
+      ...direct,
+      url: `${sandbox.googleUrl}/tasks/v1/lists/${tasklist}/tasks`,
+    }
+    const googleCall = listTasks(google.url, google.token, tasklist, MODERN)
+    for (const target of [direct, bare, modern, legacy, floor, googleDirect, googleCall])
+      await once(target)
     await sleep(1000)
     const idle = rssMb(connector.pid)
     let loaded = idle
@@ -82,6 +99,8 @@ export async function benchConnectorTools(): Promise<void> {
       legacy: [] as number[],
       bare: [] as number[],
       floor: [] as number[],
+      googleDirect: [] as number[],
+      google: [] as number[],
     }
     const rates = { direct: 0, modern: 0, legacy: 0, bare: 0, floor: 0 }
     const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0 }
@@ -89,7 +108,7 @@ export async function benchConnectorTools(): Promise<void> {
       // Warm-up under load: cold, the connector's path runs at a third of its speed (the JIT has
       // not compiled it yet), and so does the sandbox's; a few seconds of each settles both.
       for (let round = 0; round < WARMUP_ROUNDS; round++)
-        for (const target of [direct, bare, modern, legacy, floor])
+        for (const target of [direct, bare, modern, legacy, floor, googleDirect, googleCall])
           await load(target, CONNECTIONS, SECONDS)
 
       // Latency: one request at a time, interleaved so that drift hits them all alike.
@@ -99,12 +118,16 @@ export async function benchConnectorTools(): Promise<void> {
         const l = await timed(() => once(legacy))
         const b = await timed(() => once(bare))
         const f = await timed(() => once(floor))
+        const gd = await timed(() => once(googleDirect))
+        const g = await timed(() => once(googleCall))
         if (i < WARMUP) continue
         times.direct.push(d)
         times.modern.push(m)
         times.legacy.push(l)
         times.bare.push(b)
         times.floor.push(f)
+        times.googleDirect.push(gd)
+        times.google.push(g)
       }
 
       // Throughput at the same concurrency, alternating, while sampling the connector's memory;
@@ -151,6 +174,8 @@ export async function benchConnectorTools(): Promise<void> {
     emit('sandbox_cpu_ms_per_call', cpu.sandboxCall, 'ms')
     emit('sandbox_cpu_ms_per_direct_request', cpu.sandboxDirect, 'ms')
     emit('overhead_p50_ms_2025_11_25', p50(times.legacy) - p50(times.direct), 'ms')
+    emit('google_overhead_p50_ms', p50(times.google) - p50(times.googleDirect), 'ms')
+    emit('google_upstream_direct_p50_ms', p50(times.googleDirect), 'ms')
     emit('throughput_ratio_2025_11_25', rates.legacy / rates.direct, 'ratio')
   } finally {
     await Promise.all(children.map(stopProcess))
@@ -212,10 +237,13 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
  */
 export async function startStack(children: ChildProcess[], dataDir: string) {
   const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
-  const sandbox = await startChild(children, 'sandbox', sandboxPort, {
+  const googlePort = await freePort()
+  const started = await startChild(children, 'sandbox', sandboxPort, {
     SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_GOOGLE_PORT: String(googlePort),
     DATA_DIR: dataDir,
   })
+  const sandbox = { ...started, googleUrl: `http://127.0.0.1:${googlePort}` }
   const connector = await startChild(children, 'start', connectorPort, {
     SANDBOX: '0',
     SANDBOX_PORT: String(sandboxPort),
@@ -225,6 +253,27 @@ export async function startStack(children: ChildProcess[], dataDir: string) {
   })
   const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
   return { sandbox, connector, flow }
+}
+
+/**
+ * A second connector, in the Google profile against the sandbox's Google origin (configured as an
+ * operator configures a provider), and a token of the bench's person through its OAuth flow.
+ */
+async function startGoogleConnector(
+  children: ChildProcess[],
+  dataDir: string,
+  sandbox: { url: string; googleUrl: string },
+) {
+  const port = await freePort()
+  const connector = await startChild(children, 'start', port, {
+    ...upstreamEnvironment(googleSandboxUpstream(sandbox.googleUrl)),
+    PORT: String(port),
+    DATA_DIR: join(dataDir, 'google'),
+    VAULT_KEY: randomBytes(32).toString('base64'),
+  })
+  const flow = new AuthorizationFlow({ url: connector.url, sandbox })
+  const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
+  return { url: connector.url, token: tokens.access_token }
 }
 
 /** The CLI in a child process, with production logging unless LOG_LEVEL says otherwise. */

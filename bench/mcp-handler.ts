@@ -16,6 +16,7 @@ import { SERVICE_TOOLS } from '../src/services/tools.js'
 import { Vault } from '../src/vault/vault.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit } from './stats.js'
+import { SEED_PROFILE } from '../src/services/profiles/seed.js'
 
 /**
  * The MCP layer alone, the stock way against ours (src/mcp/handler.ts), side by side: a
@@ -49,6 +50,7 @@ export async function benchMcpHandler(): Promise<void> {
   }
   const tools = new ServiceTools(SERVICE_TOOLS.tasks, {
     api: { call: async () => ({ status: 200, body: page }) },
+    profile: SEED_PROFILE,
     log: pino({ level: 'silent' }),
   })
   const grant = {

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { sandboxUpstream } from '../connector/config.js'
-import { connectorEnvironment, sandboxUrlOf } from '../connector/env.js'
+import { googleSandboxUpstream, sandboxUpstream, type UpstreamConfig } from '../connector/config.js'
+import {
+  connectorEnvironment,
+  sandboxGoogleUrlOf,
+  sandboxUrlOf,
+  type ConnectorEnvironment,
+} from '../connector/env.js'
 import { startConnector, type RunningConnector } from '../connector/server.js'
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js'
 import { SERVICE_NAMES } from '../services/catalog.js'
@@ -27,34 +32,45 @@ commands:
 async function runSandbox(): Promise<RunningSandbox> {
   const sandbox = await startSandbox({
     port: portFromEnv('SANDBOX_PORT', 8081),
+    googlePort: portFromEnv('SANDBOX_GOOGLE_PORT', 8082),
     // A development provider with an unauthenticated control API: loopback unless told otherwise.
     host: process.env.SANDBOX_HOST || '127.0.0.1',
     dataDir: join(dataDirFromEnv(), 'sandbox'),
     publicUrl: process.env.SANDBOX_PUBLIC_URL || undefined,
+    googlePublicUrl: process.env.SANDBOX_GOOGLE_PUBLIC_URL || undefined,
     scopePrefix: process.env.SANDBOX_SCOPE_PREFIX || undefined,
   })
   console.log(`sandbox provider: ${sandbox.url}`)
   console.log(`  task API:      ${sandbox.url}/tasks/v1`)
   console.log(`  web view:      ${sandbox.url}/web/tasks`)
   console.log(`  connections:   ${sandbox.url}/account/connections`)
+  console.log(`  Google APIs:   ${sandbox.googleUrl} (Google's paths and OAuth, same data)`)
   return sandbox
+}
+
+/**
+ * The built-in sandbox as the connector's provider, in the profile's dialect: the seed's at its
+ * origin, or Google's at its Google origin (`UPSTREAM_PROFILE=google` with no client of its own).
+ */
+function sandboxAsUpstream(env: ConnectorEnvironment, sandbox?: RunningSandbox): UpstreamConfig {
+  if (env.profile === 'google')
+    return googleSandboxUpstream(sandbox?.googleUrl ?? sandboxGoogleUrlOf())
+  return sandboxUpstream(
+    sandbox?.url ?? sandboxUrlOf(),
+    sandbox?.state.config.scopePrefix ?? process.env.SANDBOX_SCOPE_PREFIX ?? undefined,
+  )
 }
 
 /** The connector, against the real provider if UPSTREAM_* say so, else the sandbox. */
 async function runEverything(): Promise<{ connector: RunningConnector; sandbox?: RunningSandbox }> {
   const env = connectorEnvironment()
   const sandbox = env.startSandbox ? await runSandbox() : undefined
-  const upstream =
-    env.upstream ??
-    sandboxUpstream(
-      sandbox?.url ?? sandboxUrlOf(),
-      sandbox?.state.config.scopePrefix ?? process.env.SANDBOX_SCOPE_PREFIX ?? undefined,
-    )
+  const upstream = env.upstream ?? sandboxAsUpstream(env, sandbox)
   if (!env.upstream && !sandbox)
-    console.log(`using the sandbox provider at ${sandboxUrlOf()} (SANDBOX=0)`)
+    console.log(`using the sandbox provider at ${new URL(upstream.tokenUrl).origin} (SANDBOX=0)`)
   try {
     const connector = await startConnector({ ...env.config, upstream })
-    console.log(`connector: ${connector.url}`)
+    console.log(`connector: ${connector.url} (provider profile: ${env.profile})`)
     for (const service of SERVICE_NAMES) {
       console.log(`  ${`${service} MCP:`.padEnd(15)}${connector.url}/${service}/mcp`)
     }

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path'
-import { sandboxUpstream, type ConnectorConfig, type UpstreamConfig } from './config.js'
+import {
+  PROFILE_NAMES,
+  PROFILES,
+  type ProfileName,
+  type UpstreamSetting,
+} from '../services/profiles/index.js'
+import type { ConnectorConfig, UpstreamConfig } from './config.js'
 
 /**
  * The connector's configuration from the environment (DESIGN §3). Every variable is optional;
@@ -10,11 +16,15 @@ export type Environment = Record<string, string | undefined>
 
 export interface ConnectorEnvironment {
   config: Omit<ConnectorConfig, 'upstream'>
-  /** The real provider's settings, or undefined to use the built-in sandbox. */
+  /** UPSTREAM_PROFILE: the seed's provider (the default) or Google. */
+  profile: ProfileName
+  /** The real provider's settings, or undefined to use the built-in sandbox (in the profile's dialect). */
   upstream: UpstreamConfig | undefined
   /** Whether to start the sandbox here (false with SANDBOX=0 or a real provider). */
   startSandbox: boolean
 }
+
+type UpstreamVariable = UpstreamSetting | 'UPSTREAM_CLIENT_ID' | 'UPSTREAM_CLIENT_SECRET'
 
 const REQUIRED_UPSTREAM = [
   'UPSTREAM_AUTHORIZATION_URL',
@@ -25,18 +35,24 @@ const REQUIRED_UPSTREAM = [
   'UPSTREAM_TASKS_URL',
   'UPSTREAM_SEARCH_URL',
   'UPSTREAM_ANALYTICS_URL',
-] as const
+] as const satisfies readonly UpstreamVariable[]
 const OPTIONAL_UPSTREAM = [
   'UPSTREAM_CLIENT_SECRET',
   'UPSTREAM_SCOPE_PREFIX',
   'UPSTREAM_NAME',
-] as const
+] as const satisfies readonly UpstreamVariable[]
+/** What a profile needs beyond its defaults: Google's token endpoint wants the client's secret. */
+const ALSO_REQUIRED: Record<ProfileName, readonly UpstreamVariable[]> = {
+  seed: [],
+  google: ['UPSTREAM_CLIENT_SECRET'],
+}
 
 export function connectorEnvironment(env: Environment = process.env): ConnectorEnvironment {
   const port = portOf(env, 'PORT', 8080)
   const host = env.HOST || '127.0.0.1'
   const publicUrl = env.PUBLIC_URL ? originOf(env.PUBLIC_URL) : defaultPublicUrl(host, port)
-  const upstream = upstreamOf(env)
+  const profile = profileOf(env)
+  const upstream = upstreamOf(env, profile)
   return {
     config: {
       port,
@@ -47,6 +63,7 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       vaultKey: env.VAULT_KEY || undefined,
       allowLoopbackClientMetadata: flag(env, 'DEV_ALLOW_LOOPBACK_CLIENT_METADATA'),
     },
+    profile,
     upstream,
     startSandbox: upstream === undefined && env.SANDBOX !== '0',
   }
@@ -58,32 +75,49 @@ export function sandboxUrlOf(env: Environment = process.env): string {
   return `http://127.0.0.1:${portOf(env, 'SANDBOX_PORT', 8081)}`
 }
 
-export const withSandbox = (config: ConnectorEnvironment['config'], sandboxUrl: string) => ({
-  ...config,
-  upstream: sandboxUpstream(sandboxUrl),
-})
+/** Where the sandbox's Google dialect is when this process does not start it (SANDBOX=0). */
+export function sandboxGoogleUrlOf(env: Environment = process.env): string {
+  if (env.SANDBOX_GOOGLE_PUBLIC_URL)
+    return originOf(env.SANDBOX_GOOGLE_PUBLIC_URL, 'SANDBOX_GOOGLE_PUBLIC_URL')
+  return `http://127.0.0.1:${portOf(env, 'SANDBOX_GOOGLE_PORT', 8082)}`
+}
 
-function upstreamOf(env: Environment): UpstreamConfig | undefined {
+function profileOf(env: Environment): ProfileName {
+  const value = env.UPSTREAM_PROFILE
+  if (!value) return 'seed'
+  if ((PROFILE_NAMES as readonly string[]).includes(value)) return value as ProfileName
+  throw new Error(`UPSTREAM_PROFILE must be ${PROFILE_NAMES.join(' or ')}, not "${value}".`)
+}
+
+/**
+ * The real provider's settings; undefined, with no UPSTREAM_* set, for the built-in sandbox. A
+ * setting the profile has a default for (every URL of Google's) may be left out.
+ */
+function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | undefined {
   const set = [...REQUIRED_UPSTREAM, ...OPTIONAL_UPSTREAM].filter((name) => env[name])
   if (set.length === 0) return undefined
-  const missing = REQUIRED_UPSTREAM.filter((name) => !env[name])
+  const { defaults } = PROFILES[profile]
+  const value = (name: UpstreamVariable) =>
+    env[name] || (name in defaults ? defaults[name as UpstreamSetting] : undefined)
+  const missing = [...REQUIRED_UPSTREAM, ...ALSO_REQUIRED[profile]].filter((name) => !value(name))
   if (missing.length) {
     throw new Error(
       `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set, so a real provider is configured, ` +
         `but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not: set every one, or ` +
-        'unset all UPSTREAM_* variables to use the built-in sandbox.',
+        `unset all UPSTREAM_* variables${profile === 'seed' ? '' : ' but UPSTREAM_PROFILE'} to use the built-in sandbox.`,
     )
   }
-  const url = (name: (typeof REQUIRED_UPSTREAM)[number]) => httpUrl(env, name)
+  const url = (name: (typeof REQUIRED_UPSTREAM)[number]) => httpUrl(name, value(name)!)
   return {
-    name: env.UPSTREAM_NAME || undefined,
+    profile,
+    name: value('UPSTREAM_NAME') || undefined,
     authorizationUrl: url('UPSTREAM_AUTHORIZATION_URL'),
     tokenUrl: url('UPSTREAM_TOKEN_URL'),
     revocationUrl: url('UPSTREAM_REVOCATION_URL'),
     userinfoUrl: url('UPSTREAM_USERINFO_URL'),
-    clientId: env.UPSTREAM_CLIENT_ID!,
-    clientSecret: env.UPSTREAM_CLIENT_SECRET ?? '',
-    scopePrefix: env.UPSTREAM_SCOPE_PREFIX ?? '',
+    clientId: value('UPSTREAM_CLIENT_ID')!,
+    clientSecret: value('UPSTREAM_CLIENT_SECRET') ?? '',
+    scopePrefix: value('UPSTREAM_SCOPE_PREFIX') ?? '',
     apiBase: {
       tasks: url('UPSTREAM_TASKS_URL').replace(/\/+$/, ''),
       search: url('UPSTREAM_SEARCH_URL').replace(/\/+$/, ''),
@@ -92,8 +126,7 @@ function upstreamOf(env: Environment): UpstreamConfig | undefined {
   }
 }
 
-function httpUrl(env: Environment, name: string): string {
-  const value = env[name]!
+function httpUrl(name: string, value: string): string {
   const url = URL.parse(value)
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     throw new Error(`${name} must be an http(s) URL, not "${value}".`)

@@ -22,6 +22,7 @@ import { OAuthRateLimits, type RateLimitSettings } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/postgres.js'
+import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
@@ -232,6 +233,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       publicUrl: config.publicUrl,
       authenticator: parts.authenticator,
       api: parts.api,
+      profile: PROFILES[config.upstream.profile],
       approvals: parts.approvals,
       audit: parts.audit,
       vault: parts.vault,

@@ -5,6 +5,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
 import type { ChangeDescription, ToolDefinition } from '../services/definition.js'
+import type { ProviderProfile } from '../services/profiles/index.js'
 import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
 import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
 import {
@@ -61,6 +62,7 @@ export class ApprovalStep {
   constructor(
     private readonly approvals: Approvals,
     private readonly api: Pick<UpstreamApi, 'call'>,
+    private readonly profile: ProviderProfile,
   ) {}
 
   async clear(
@@ -90,7 +92,7 @@ export class ApprovalStep {
     } else {
       const description = await policy.describe(
         args,
-        providerReader(this.api, definition.service, grant),
+        providerReader(this.api, this.profile, definition.service, grant),
       )
       const asked = await this.approvals.request({ ...call, description, mode: policy.mode })
       pending = { ...asked, description }

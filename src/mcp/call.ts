@@ -1,9 +1,11 @@
 import { pathParamsOf, type ToolDefinition } from '../services/definition.js'
+import type { Operation } from '../services/profiles/index.js'
 import type { ApiCall, ApiResult, QueryValue } from '../upstream/index.js'
 
 /**
  * How a tool's validated, flat arguments become one upstream request, and how its answer
- * becomes the tool's structured result. Read from the definition once, at startup:
+ * becomes the tool's structured result. Read once, at startup, from the definition and from its
+ * operation in the provider profile (the method and path, which the profile may move):
  *
  * - a field named in the path (`{tasklist}`) fills that path segment;
  * - a field listed in `query` becomes a query parameter;
@@ -15,8 +17,16 @@ export class CallShape {
   readonly #query: readonly string[]
   readonly #bodyFields: ((name: string) => boolean) | undefined
 
-  constructor(private readonly definition: ToolDefinition) {
-    this.pathParams = pathParamsOf(definition.path)
+  constructor(
+    private readonly definition: ToolDefinition,
+    private readonly operation: Operation,
+  ) {
+    this.pathParams = pathParamsOf(operation.path)
+    const seed = pathParamsOf(definition.path)
+    if (seed.length !== this.pathParams.length || seed.some((p) => !this.pathParams.includes(p)))
+      throw new Error(
+        `The operation of ${definition.name} (${operation.path}) must take the path parameters of ${definition.path}.`,
+      )
     this.#query = definition.query
     const elsewhere = new Set([...this.pathParams, ...definition.query])
     this.#bodyFields = definition.body === 'rest' ? (name) => !elsewhere.has(name) : undefined
@@ -24,15 +34,15 @@ export class CallShape {
 
   /** The upstream request for arguments the input schema accepted. */
   apiCall(args: Record<string, unknown>, ifMatch?: string): ApiCall {
-    const { definition } = this
+    const { definition, operation } = this
     const pathParams: Record<string, string> = {}
     for (const name of this.pathParams) pathParams[name] = String(args[name])
     const query: Record<string, QueryValue> = {}
     for (const name of this.#query) query[name] = args[name] as QueryValue
     const call: ApiCall = {
       service: definition.service,
-      method: definition.method,
-      path: definition.path,
+      method: operation.method,
+      path: operation.path,
       pathParams,
       query,
       idempotent: definition.idempotent,

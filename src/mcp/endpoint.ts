@@ -10,6 +10,7 @@ import type { Logger } from 'pino'
 import { isLoopbackHostname } from '../connector/loopback.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
+import type { ProviderProfile } from '../services/profiles/index.js'
 import { SERVICE_TOOLS } from '../services/tools.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import type { AuditTrail } from '../approval/audit.js'
@@ -32,8 +33,9 @@ import { ServiceTools } from './tools.js'
 export interface McpEndpointDeps {
   publicUrl: string
   authenticator: McpAuthenticator
-  /** The provider's APIs, which the tools call. */
+  /** The provider's APIs, which the tools call, and where each call goes there. */
   api: Pick<UpstreamApi, 'call'>
+  profile: ProviderProfile
   /** The approval gate every change goes through, and the trail of changes sent. */
   approvals: Approvals
   audit: Pick<AuditTrail, 'record'>
@@ -55,7 +57,7 @@ const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
-  const approval = new ApprovalStep(deps.approvals, deps.api)
+  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile)
   const requestState = requestStateCodec(deps.vault)
 
   for (const service of SERVICE_NAMES) {
@@ -68,6 +70,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
     const log = deps.log.child({ service })
     const tools = new ServiceTools(deps.tools?.[service] ?? SERVICE_TOOLS[service], {
       api: deps.api,
+      profile: deps.profile,
       log,
       approval,
       audit: deps.audit,

@@ -9,6 +9,7 @@ import {
 import type { Logger } from 'pino'
 import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
+import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import { UpstreamApiError, type UpstreamApi } from '../upstream/index.js'
 import type { ApprovalStep, ToolGrant } from './approval.js'
@@ -16,6 +17,7 @@ import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
 import { providerReader } from './provider-reader.js'
+import { ChangedSinceSeen, checkStillAsSeen } from './seen-version.js'
 import {
   grantFailure,
   internalFailure,
@@ -48,6 +50,8 @@ interface ServedTool {
 
 export interface ServiceToolsDeps {
   api: Pick<UpstreamApi, 'call'>
+  /** Where each tool's call goes at the provider, and what the provider enforces itself. */
+  profile: ProviderProfile
   log: Logger
   /**
    * The approval step every change goes through. Without it, changes are not served: they are
@@ -71,12 +75,14 @@ export class ServiceTools {
   readonly listing: ListToolsResult
   readonly #served = new Map<string, ServedTool>()
   readonly #api: Pick<UpstreamApi, 'call'>
+  readonly #profile: ProviderProfile
   readonly #log: Logger
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
+    this.#profile = deps.profile
     this.#log = deps.log
     this.#approval = deps.approval
     this.#audit = deps.audit
@@ -85,7 +91,8 @@ export class ServiceTools {
       if (definition.approval && !this.#approval) continue
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
-      this.#served.set(definition.name, { definition, shape: new CallShape(definition) })
+      const shape = new CallShape(definition, operationOf(deps.profile, definition.name))
+      this.#served.set(definition.name, { definition, shape })
       tools.push(listedTool(definition))
     }
     this.listing = deepFreeze({ tools })
@@ -122,13 +129,11 @@ export class ServiceTools {
       return internalFailure()
     }
     const { grant } = caller
+    const provider = () => providerReader(this.#api, this.#profile, definition.service, grant)
     let approved = false
     try {
       if (definition.preflight) {
-        const problem = await definition.preflight(
-          input,
-          providerReader(this.#api, definition.service, grant),
-        )
+        const problem = await definition.preflight(input, provider())
         if (problem !== undefined) return preflightRefusal(definition.name, problem)
       }
       let ifMatch: string | undefined
@@ -137,6 +142,9 @@ export class ServiceTools {
         if (!clearance.go) return clearance.result
         approved = true
         ifMatch = clearance.ifMatch
+        const { existing } = definition.approval
+        if (ifMatch !== undefined && existing && !this.#profile.enforcesIfMatch)
+          await checkStillAsSeen(provider(), existing, input, ifMatch)
       }
       const result = await this.#api.call(shape.apiCall(input, ifMatch), grant)
       if (approved) await this.#record(definition, grant, 'executed', result.status)
@@ -151,6 +159,7 @@ export class ServiceTools {
       return success(output.data)
     } catch (error) {
       if (approved) await this.#record(definition, grant, 'failed', statusOf(error))
+      if (error instanceof ChangedSinceSeen) return changedSinceApproval(definition.name)
       if (error instanceof UpstreamApiError) {
         if (approved && error.status === 412) return changedSinceApproval(definition.name)
         return upstreamFailure(error, shape.pathParams)

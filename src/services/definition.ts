@@ -17,7 +17,8 @@ export interface ToolDefinition<
   title: string
   /** For a model: what the tool does and the seed's rules that matter when calling it. */
   description: string
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** The seed's method and path (a provider profile may map them elsewhere, src/services/profiles). */
+  method: HttpMethod
   /** Relative to the service's base URL; `{name}` segments are filled from input fields. */
   path: string
   /** Flat: path parameters, query parameters and body fields side by side. */
@@ -49,6 +50,19 @@ export interface ToolDefinition<
   approval?: ApprovalPolicy<z.output<Input>>
 }
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * A read of the provider that no tool exposes, made only to describe a change: the seed's
+ * `GET /lists/{tasklist}` ("upstream only, no tool", like the list's `clear`).
+ */
+export interface ProviderRead {
+  service: ServiceName
+  name: string
+  method: 'GET'
+  path: string
+}
+
 /** A definition, typed by its own schemas (so `describe` and hooks see their arguments' types). */
 export const defineTool = <I extends z.ZodObject, O extends z.ZodType>(
   tool: ToolDefinition<I, O>,
@@ -64,6 +78,12 @@ export interface ApprovalPolicy<Args> {
   mode: AccessMode
   /** Reads what it needs from the provider to say what will change, in the person's words. */
   describe(args: Args, provider: ProviderReader): Promise<ChangeDescription>
+  /**
+   * For a change to an existing resource: the read (a tool of the same service, filled from the
+   * same arguments) that gives it, whose etag the person saw. Where the provider does not honour
+   * If-Match, it is read again just before the change is sent (src/mcp/seen-version.ts).
+   */
+  existing?: string
 }
 
 export interface ChangeDescription {
@@ -77,10 +97,12 @@ export interface ChangeDescription {
 
 /**
  * Reads from the provider on behalf of the grant, for describing a change or checking arguments:
- * the answer's body. A failure is thrown as the API call's own error.
+ * the answer's body. `operation` names a read tool or a ProviderRead (`get_task`,
+ * `get_task_list`): the provider profile says where it goes. A failure is thrown as the API
+ * call's own error.
  */
 export interface ProviderReader {
-  get(path: string, pathParams: Record<string, string>): Promise<unknown>
+  get(operation: string, pathParams: Record<string, string>): Promise<unknown>
 }
 
 /**
@@ -91,10 +113,10 @@ export async function readResource<S extends z.ZodType>(
   provider: ProviderReader,
   schema: S,
   what: string,
-  path: string,
+  operation: string,
   params: Record<string, string>,
 ): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await provider.get(path, params))
+  const parsed = schema.safeParse(await provider.get(operation, params))
   if (!parsed.success)
     throw new Error(`The provider's answer for ${what} is not one: the change cannot be shown.`)
   return parsed.data

@@ -1,7 +1,8 @@
 import { ANALYTICS_TOOLS } from './analytics/index.js'
 import type { ServiceName } from './catalog.js'
-import type { ToolDefinition } from './definition.js'
+import type { ProviderRead, ToolDefinition } from './definition.js'
 import { SEARCH_TOOLS } from './search/index.js'
+import { getTaskList } from './tasks/describe.js'
 import { TASK_TOOLS } from './tasks/index.js'
 
 /**
@@ -12,3 +13,6 @@ export const SERVICE_TOOLS: Readonly<Record<ServiceName, readonly ToolDefinition
   search: SEARCH_TOOLS,
   analytics: ANALYTICS_TOOLS,
 }
+
+/** The provider's reads that no tool exposes, made to describe changes. */
+export const SERVICE_READS: readonly ProviderRead[] = [getTaskList]

@@ -7,7 +7,7 @@ import { receiveCallback } from './callback.js'
 import { UpstreamAuthorizationError } from './errors.js'
 import { OAuthClient } from './oauth-client.js'
 import type { PendingAuthorizations } from './pending.js'
-import { revokeQuietly } from './revocation.js'
+import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
 import { serializeTokenSet, tokenSetFrom } from './token-set.js'
 
 /**
@@ -17,7 +17,7 @@ import { serializeTokenSet, tokenSetFrom } from './token-set.js'
  * finishes the assistant's authorization.
  */
 
-export interface AuthorizationDeps {
+export interface AuthorizationDeps extends RevocationDeps {
   config: UpstreamConfig
   client: OAuthClient
   pending: PendingAuthorizations
@@ -82,7 +82,7 @@ export async function completeAuthorization(
   const granted = new Set(grantedScope.split(' ').filter(Boolean))
   const scopes = pending.scopes.filter((name) => granted.has(deps.config.scopePrefix + name))
   if (!scopes.length) {
-    await revokeQuietly(deps, tokens, { kind: 'authorization', service })
+    await endUnkeptTokens(deps, tokens, subject, { kind: 'authorization', service })
     throw new UpstreamAuthorizationError(
       'denied',
       'You did not allow any of the permissions asked for, so nothing was connected; start again from your assistant.',

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { UpstreamAuthorizationError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
 import type { CallbackKind, Pending, PendingAuthorizations } from './pending.js'
-import { revokeQuietly } from './revocation.js'
+import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
 
 /**
  * The part of a return from the provider that connections and sign-ins share: use the state up,
@@ -11,7 +11,7 @@ import { revokeQuietly } from './revocation.js'
  * is. Every failure becomes an UpstreamAuthorizationError whose message the person can act on.
  */
 
-export interface CallbackDeps {
+export interface CallbackDeps extends RevocationDeps {
   client: OAuthClient
   pending: PendingAuthorizations
   log: Logger
@@ -71,11 +71,11 @@ export async function receiveCallback<K extends CallbackKind>(
   }
 
   try {
-    const subject = await deps.client.subject(tokens.access_token)
+    const subject = await deps.client.subject(tokens)
     return { pending, tokens, subject }
   } catch (error) {
-    // Tokens nobody will use are ended at once.
-    await revokeQuietly(deps, tokens, { kind })
+    // Tokens nobody will use are ended at once, where that ends nothing else.
+    await endUnkeptTokens(deps, tokens, undefined, { kind })
     throw providerFailure(deps, kind, 'userinfo', error, fail)
   }
 }

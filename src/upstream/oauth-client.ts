@@ -156,12 +156,17 @@ export class OAuthClient {
     )
   }
 
-  /** The person's identity at the provider: the userinfo `sub`. */
-  async subject(accessToken: string): Promise<string> {
+  /**
+   * The person's identity at the provider: the `sub` of the ID token that came with `tokens`
+   * (checked by oauth4webapi: issuer, audience, expiry), else of userinfo.
+   */
+  async subject(tokens: oauth.TokenEndpointResponse): Promise<string> {
+    const claims = oauth.getValidatedIdTokenClaims(tokens)
+    if (claims) return claims.sub
     const info = await this.#call(
       'the userinfo request',
       this.#as.userinfo_endpoint!,
-      (options) => oauth.userInfoRequest(this.#as, this.#client, accessToken, options),
+      (options) => oauth.userInfoRequest(this.#as, this.#client, tokens.access_token, options),
       (response) =>
         oauth.processUserInfoResponse(this.#as, this.#client, oauth.skipSubjectCheck, response),
     )

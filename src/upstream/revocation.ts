@@ -1,24 +1,35 @@
 import type { Logger } from 'pino'
 import type { UpstreamCredentials } from '../vault/credentials.js'
 import type { OAuthClient } from './oauth-client.js'
-import type { StoredTokenSets } from './stored-token-set.js'
-import type { TokenSet } from './token-set.js'
+import type { StoredTokenSet, StoredTokenSets } from './stored-token-set.js'
 
-/** Ending credentials: at the provider (RFC 7009), and in the store. */
+/**
+ * Ending credentials: at the provider (RFC 7009), and in the store.
+ *
+ * What one revocation ends is the provider's to say (the profile's `revocation`). At most
+ * providers, the token's own grant. At Google, every token the person holds for the OAuth client,
+ * which all of the connector's grants share: revoking one service's credential would end the
+ * person's other services too. There a credential is revoked only when it is the person's last
+ * here, and tokens the connector does not keep are left to expire while the person has others.
+ */
 
 export interface RevocationDeps {
   client: OAuthClient
+  credentials: UpstreamCredentials
+  revocation: 'grant' | 'person'
   log: Logger
 }
+
+type Tokens = { access_token: string; refresh_token?: string | undefined }
 
 /**
  * Revokes the refresh token (which ends the grant, and its access tokens with it, RFC 7009 §2.1)
  * or else the access token, under the client's deadline. A failure is logged, never thrown: the
  * caller has nothing better to do than go on.
  */
-export async function revokeQuietly(
+async function revokeQuietly(
   deps: RevocationDeps,
-  tokens: { access_token: string; refresh_token?: string | undefined },
+  tokens: Tokens,
   context: Record<string, string>,
 ): Promise<boolean> {
   const started = Date.now()
@@ -38,21 +49,51 @@ export async function revokeQuietly(
   }
 }
 
-export interface DisconnectDeps extends RevocationDeps {
-  tokenSets: StoredTokenSets
-  credentials: UpstreamCredentials
+/**
+ * Whether revoking a token of `subject` (undefined: not known) would end connections the person
+ * still has here. Asked after their own credential, if any, is erased: of two of the person's
+ * credentials erased at once, the second to ask then revokes.
+ */
+async function wouldEndOthers(deps: RevocationDeps, subject: string | undefined) {
+  if (deps.revocation === 'grant') return false
+  return subject === undefined || (await deps.credentials.heldBy(subject))
 }
 
 /**
- * Disconnect: erases the credential, then revokes it at the provider. Erasing first means the
- * connector stops acting at once, however long the provider takes (a refresh in flight cannot
- * write it back: its compare-and-set finds no row); a provider that is down keeps its token,
- * which the person can still revoke on the provider's own page.
+ * Ends tokens the connector does not keep (a sign-in's; an authorization nobody will use) at the
+ * provider, unless that would end the person's other connections.
+ */
+export async function endUnkeptTokens(
+  deps: RevocationDeps,
+  tokens: Tokens,
+  subject: string | undefined,
+  context: Record<string, string>,
+): Promise<boolean> {
+  if (await wouldEndOthers(deps, subject)) {
+    deps.log.info(
+      context,
+      'upstream tokens left to expire: revoking them would end other connections',
+    )
+    return false
+  }
+  return revokeQuietly(deps, tokens, context)
+}
+
+export interface DisconnectDeps extends RevocationDeps {
+  tokenSets: StoredTokenSets
+}
+
+/**
+ * Disconnect: erases the credential, then revokes it at the provider (unless that would end the
+ * person's other connections, see above). Erasing first means the connector stops acting at once,
+ * however long the provider takes (a refresh in flight cannot write it back: its compare-and-set
+ * finds no row); a provider that is down keeps its token, which the person can still revoke on the
+ * provider's own page.
  */
 export async function revokeAndErase(deps: DisconnectDeps, credentialId: string): Promise<void> {
-  let set: TokenSet | undefined
+  let stored: StoredTokenSet | undefined
   try {
-    set = (await deps.tokenSets.read(credentialId))?.set
+    stored = await deps.tokenSets.read(credentialId)
   } catch (error) {
     // Sealed under a retired key, or not a token set: nothing to revoke with, still erased.
     deps.log.warn(
@@ -61,7 +102,14 @@ export async function revokeAndErase(deps: DisconnectDeps, credentialId: string)
     )
   }
   await deps.credentials.erase(credentialId)
-  if (!set) return
-  const revoked = await revokeQuietly(deps, set, { credentialId })
+  if (!stored) return
+  if (await wouldEndOthers(deps, stored.subject)) {
+    deps.log.info(
+      { credentialId, revoked: false },
+      'upstream credential erased; not revoked: the person has other connections through this client',
+    )
+    return
+  }
+  const revoked = await revokeQuietly(deps, stored.set, { credentialId })
   deps.log.info({ credentialId, revoked }, 'upstream credential erased')
 }

@@ -2,15 +2,16 @@ import type { Logger } from 'pino'
 import { receiveCallback } from './callback.js'
 import { OAuthClient } from './oauth-client.js'
 import type { PendingAuthorizations } from './pending.js'
-import { revokeQuietly } from './revocation.js'
+import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
 
 /**
  * Sign-in to the connector's own pages (the person's connections) through the provider: identity
- * only. The scope is `openid`, the token is revoked right after userinfo, and nothing is stored
- * but the pending state while the browser is away.
+ * only. The scope is `openid`, the token is revoked once the person is known (or, where that would
+ * end their connections too, left to expire), and nothing is stored but the pending state while
+ * the browser is away.
  */
 
-export interface SignInDeps {
+export interface SignInDeps extends RevocationDeps {
   client: OAuthClient
   pending: PendingAuthorizations
   log: Logger
@@ -42,7 +43,7 @@ export async function beginSignIn(deps: SignInDeps, returnTo: string): Promise<U
 export async function completeSignIn(deps: SignInDeps, callbackUrl: URL): Promise<CompletedSignIn> {
   const { pending, tokens, subject } = await receiveCallback(deps, callbackUrl, 'sign-in')
   // The identity is all that was wanted: end the provider's grant at once.
-  await revokeQuietly(deps, tokens, { kind: 'sign-in' })
+  await endUnkeptTokens(deps, tokens, subject, { kind: 'sign-in' })
   deps.log.info('signed in through the provider')
   return { subject, returnTo: pending.returnTo }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../connector/config.js'
 import type { ServiceName } from '../services/catalog.js'
+import { PROFILES } from '../services/profiles/index.js'
 import type { Store } from '../store/open.js'
 import { UpstreamCredentials } from '../vault/credentials.js'
 import type { Vault } from '../vault/vault.js'
@@ -50,9 +51,17 @@ export class Upstream {
     const credentials = new UpstreamCredentials(store, vault)
     const tokenSets = new StoredTokenSets(store, vault, credentials)
     const upstreamLog = log.child({ component: 'upstream' })
+    const { revocation } = PROFILES[config.profile]
     this.#pending = new PendingAuthorizations(store, vault)
-    this.#authorization = { config, client, pending: this.#pending, credentials, log: upstreamLog }
-    this.#disconnect = { client, tokenSets, credentials, log: upstreamLog }
+    this.#authorization = {
+      config,
+      client,
+      pending: this.#pending,
+      credentials,
+      revocation,
+      log: upstreamLog,
+    }
+    this.#disconnect = { client, tokenSets, credentials, revocation, log: upstreamLog }
     this.#refresher = new TokenRefresher({
       client,
       tokenSets,

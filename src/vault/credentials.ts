@@ -66,6 +66,17 @@ export class UpstreamCredentials {
     }
   }
 
+  /** Whether the person holds any credential here. */
+  async heldBy(subject: string): Promise<boolean> {
+    const row = await this.store.db
+      .selectFrom('upstream_credentials')
+      .select('id')
+      .where('subject', '=', subject)
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
   /** Erases the credential; true if there was one. */
   async erase(id: string): Promise<boolean> {
     const result = await this.store.db

@@ -37,7 +37,7 @@ describe.skipIf(!browserAvailable)('the approval page in a real browser (Chromiu
     await page.goto(url)
     expect(await bodyText(page)).not.toContain('Buy milk')
     await page.getByRole('button', { name: /^Sign in with/ }).click()
-    await page.waitForURL(`${suite.sandbox.url}/oauth/authorize**`)
+    await page.waitForURL(`${suite.providerPage}**`)
     await page.locator('input[name="user"]').fill('browser-approver')
     await page.getByRole('button', { name: 'Allow' }).click()
     await page.waitForURL(url)

@@ -12,7 +12,7 @@ import { csrfOf, type ConnectorHarness, type Person } from '../support/connector
 
 export function approvalFlow(suite: ConnectorHarness) {
   const flow = {
-    ...approvalPages(suite),
+    ...approvalPages(),
     get approvals() {
       return suite.connector.parts.approvals
     },
@@ -81,13 +81,9 @@ export function approvalFlow(suite: ConnectorHarness) {
 
 /**
  * The approval page as a person's browser drives it, on any connector (or several replicas behind
- * one URL) whose provider is `site.sandbox`.
+ * one URL): the person's browser knows its way through the provider (Person.signInOnPage).
  */
-export function approvalPages(site: {
-  readonly url: string
-  readonly sandbox: { readonly url: string }
-}) {
-  const suite = site
+export function approvalPages() {
   const pages = {
     /** GET as `person`: status, headers and the page. */
     async open(person: Person, url: string) {
@@ -129,41 +125,8 @@ export function approvalPages(site: {
       expect(decided.status).toBe(200)
     },
 
-    /**
-     * From a page with a Sign in form: the button, the provider's form (as `person.user`), and
-     * back: the page the browser ends on.
-     */
-    async signInFrom(person: Person, pageUrl: string) {
-      const page = await (await person.fetch('GET', pageUrl)).text()
-      const action = /<form method="post" action="([^"]*\/sign-in)">/.exec(page)?.[1]
-      if (!action) throw new Error(`no Sign in form on ${pageUrl}`)
-      let next: { method: string; url: string; form?: Record<string, string> } = {
-        method: 'POST',
-        url: new URL(action, pageUrl).toString(),
-        form: { csrf: csrfOf(page) },
-      }
-      for (let step = 0; step < 10; step += 1) {
-        const res = await person.fetch(next.method, next.url, next.form)
-        const location = res.headers.get('location')
-        if (res.status >= 300 && res.status < 400 && location) {
-          next = { method: 'GET', url: new URL(location, next.url).toString() }
-          continue
-        }
-        const text = await res.text()
-        if (res.status === 200 && next.url.startsWith(`${suite.sandbox.url}/oauth/authorize`)) {
-          const providerAction = /<form method="post" action="([^"]+)"/.exec(text)?.[1]
-          if (!providerAction) throw new Error('no form on the provider page')
-          next = {
-            method: 'POST',
-            url: new URL(providerAction.replace(/&amp;/g, '&'), next.url).toString(),
-            form: { user: person.user, Allow: 'Allow' },
-          }
-          continue
-        }
-        return { status: res.status, url: next.url, text }
-      }
-      throw new Error('too many steps')
-    },
+    /** From a page with a Sign in form: through the provider (as `person.user`) and back. */
+    signInFrom: (person: Person, pageUrl: string) => person.signInOnPage(pageUrl),
   }
   return pages
 }

@@ -260,7 +260,7 @@ describe('the approval page', () => {
     ).toEqual(before)
     const allowed = await flow.post(person, `${url}/sign-in`, { csrf })
     expect(allowed.status).toBe(303)
-    expect(allowed.location).toContain(`${suite.sandbox.url}/oauth/authorize`)
+    expect(allowed.location).toContain(suite.providerPage)
   })
 
   it('an unknown link is 404; an expired one is 410, cannot be decided, and what it held is erased', async () => {

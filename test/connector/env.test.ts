@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectorEnvironment, sandboxUrlOf } from '../../src/connector/env.js'
+import { connectorEnvironment, sandboxGoogleUrlOf, sandboxUrlOf } from '../../src/connector/env.js'
 
 const UPSTREAM = {
   UPSTREAM_AUTHORIZATION_URL: 'https://accounts.example/o/oauth2/auth',
@@ -30,6 +30,73 @@ describe('the connector environment', () => {
     expect(startSandbox).toBe(true)
   })
 
+  it('UPSTREAM_PROFILE=google alone: the sandbox, in its Google dialect', () => {
+    const { profile, upstream, startSandbox } = connectorEnvironment({ UPSTREAM_PROFILE: 'google' })
+    expect(profile).toBe('google')
+    expect(upstream).toBeUndefined()
+    expect(startSandbox).toBe(true)
+    expect(sandboxGoogleUrlOf({})).toBe('http://127.0.0.1:8082')
+    expect(sandboxGoogleUrlOf({ SANDBOX_GOOGLE_PORT: '9292' })).toBe('http://127.0.0.1:9292')
+  })
+
+  it("UPSTREAM_PROFILE=google with a Google Cloud OAuth client: every other setting is Google's", () => {
+    const { upstream, startSandbox } = connectorEnvironment({
+      UPSTREAM_PROFILE: 'google',
+      UPSTREAM_CLIENT_ID: '123-abc.apps.googleusercontent.com',
+      UPSTREAM_CLIENT_SECRET: 'GOCSPX-secret',
+    })
+    expect(startSandbox).toBe(false)
+    expect(upstream).toEqual({
+      profile: 'google',
+      name: 'Google',
+      authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      revocationUrl: 'https://oauth2.googleapis.com/revoke',
+      userinfoUrl: 'https://openidconnect.googleapis.com/v1/userinfo',
+      clientId: '123-abc.apps.googleusercontent.com',
+      clientSecret: 'GOCSPX-secret',
+      scopePrefix: 'https://www.googleapis.com/auth/',
+      apiBase: {
+        tasks: 'https://tasks.googleapis.com/tasks/v1',
+        search: 'https://searchconsole.googleapis.com',
+        analytics: 'https://analyticsdata.googleapis.com/v1beta',
+      },
+    })
+  })
+
+  it('UPSTREAM_PROFILE=google: each setting can still be set (tests point it at the sandbox)', () => {
+    const { upstream } = connectorEnvironment({
+      UPSTREAM_PROFILE: 'google',
+      UPSTREAM_CLIENT_ID: 'countersign',
+      UPSTREAM_CLIENT_SECRET: 's',
+      UPSTREAM_TOKEN_URL: 'http://127.0.0.1:8082/token',
+      UPSTREAM_TASKS_URL: 'http://127.0.0.1:8082/tasks/v1/',
+      UPSTREAM_NAME: 'Work Google',
+    })
+    expect(upstream).toMatchObject({
+      name: 'Work Google',
+      tokenUrl: 'http://127.0.0.1:8082/token',
+      authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      apiBase: { tasks: 'http://127.0.0.1:8082/tasks/v1' },
+    })
+  })
+
+  it.each([
+    [{ UPSTREAM_PROFILE: 'gmail' }, /UPSTREAM_PROFILE must be seed or google, not "gmail"/],
+    [
+      { UPSTREAM_PROFILE: 'google', UPSTREAM_CLIENT_SECRET: 'GOCSPX-secret' },
+      /UPSTREAM_CLIENT_SECRET is set, .* but UPSTREAM_CLIENT_ID is not: .*but UPSTREAM_PROFILE/,
+    ],
+    [{ UPSTREAM_PROFILE: 'google', UPSTREAM_CLIENT_ID: 'id' }, /but UPSTREAM_CLIENT_SECRET is not/],
+  ])('a Google profile that cannot work says what to set: %o', (env, message) => {
+    expect(() => connectorEnvironment(env)).toThrow(message)
+    try {
+      connectorEnvironment(env)
+    } catch (error) {
+      expect((error as Error).message).not.toContain('GOCSPX-secret')
+    }
+  })
+
   it('reads every variable', () => {
     const { config } = connectorEnvironment({
       PORT: '9000',
@@ -55,6 +122,7 @@ describe('the connector environment', () => {
     const { upstream, startSandbox } = connectorEnvironment(UPSTREAM)
     expect(startSandbox).toBe(false)
     expect(upstream).toEqual({
+      profile: 'seed',
       authorizationUrl: UPSTREAM.UPSTREAM_AUTHORIZATION_URL,
       tokenUrl: UPSTREAM.UPSTREAM_TOKEN_URL,
       revocationUrl: UPSTREAM.UPSTREAM_REVOCATION_URL,

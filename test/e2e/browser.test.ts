@@ -44,7 +44,7 @@ describe.skipIf(!browserAvailable)('the authorization in a real browser (Chromiu
 
     const landed = receiver.next()
     await page.getByRole('button', { name: 'Allow' }).click()
-    await page.waitForURL(`${suite.sandbox.url}/oauth/authorize**`)
+    await page.waitForURL(`${suite.providerPage}**`)
     await page.locator('input[name="user"]').fill('browser-user')
     await page.getByRole('button', { name: 'Allow' }).click()
 

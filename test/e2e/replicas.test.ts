@@ -15,8 +15,9 @@ import { replicasForSuite } from '../support/replicas.js'
 
 describeOnPostgres('two replicas, alternating every request', (engine) => {
   const replicas = replicasForSuite(() => engine.location())
-  const pages = approvalPages(replicas)
+  const pages = approvalPages()
   const { seed, upstreamCalls } = taskFixtures({
+    profile: replicas.profile,
     sandboxRequest: (method, path, init) =>
       replicas.flow.request(method, replicas.sandbox.url + path, init),
   })

@@ -20,7 +20,7 @@ import { redirectReceiverForSuite } from '../support/redirect-receiver.js'
 
 const receiver = redirectReceiverForSuite()
 const suite = connectorForSuite()
-const pages = approvalPages(suite)
+const pages = approvalPages()
 const { seed } = taskFixtures(suite)
 
 describe('the v1 MCP SDK client (2025-11-25), as a real assistant', () => {

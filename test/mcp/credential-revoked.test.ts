@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
 import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
@@ -90,6 +91,7 @@ describe('a credential revoked at the provider', () => {
       return server
     }
     const app = mcpRoutes({
+      profile: SEED_PROFILE,
       publicUrl: suite.url,
       authenticator: suite.connector.parts.authenticator,
       api: suite.connector.parts.api,

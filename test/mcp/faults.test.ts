@@ -93,7 +93,10 @@ describe('faults under the tools', () => {
 
   it('a provider 503 while describing a change: retried like any read; the person is still asked', async () => {
     const p = await connected()
-    await fault({ match: { method: 'GET', path: `/tasks/v1/lists/${p.tasklist}` }, status: 503 })
+    await fault({
+      match: { method: 'GET', path: suite.providerPath('get_task_list', { tasklist: p.tasklist }) },
+      status: 503,
+    })
     const { next } = await upstreamCalls()
     const result = await p.assistant.call('create_task', { tasklist: p.tasklist, title: 'Asked' })
     expect(result.isError ?? false, textOf(result)).toBe(false)

@@ -6,9 +6,20 @@ import { providerRequests } from '../support/provider-log.js'
  * tool tests set up and what they check was (or was not) sent upstream.
  */
 export function taskFixtures(
-  suite: Pick<ConnectorHarness, 'sandboxRequest'> & Partial<Pick<ConnectorHarness, 'store'>>,
+  suite: Pick<ConnectorHarness, 'sandboxRequest' | 'profile'> &
+    Partial<Pick<ConnectorHarness, 'store'>>,
 ) {
+  const google = suite.profile === 'google'
   const fixtures = {
+    /** The provider's answer to a delete: the seed's 200, Google's 204 (both without a body). */
+    deleteStatus: google ? 204 : 200,
+
+    /**
+     * The audit of an approved change whose task changed since: the seed's provider refuses it
+     * (412); at Google the connector's own re-read refuses it before anything is sent.
+     */
+    staleChange: (tool: string) => (google ? `failed ${tool}` : `failed ${tool} 412`),
+
     /** A sandbox access token of the person's own, to seed and read their data at the provider. */
     async providerToken(user: string) {
       const res = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
@@ -51,7 +62,7 @@ export function taskFixtures(
     },
 
     /** The task API calls the sandbox received since `from` (an index into its request log). */
-    upstreamCalls: (from = 0) => providerRequests(suite, '/tasks/v1', from),
+    upstreamCalls: (from = 0) => providerRequests(suite, 'tasks', from),
   }
   return fixtures
 }

@@ -112,7 +112,7 @@ function messagesOf(contentType: string, text: string): unknown[] {
 }
 
 /** The task API writes the sandbox received: none may come from calls nobody approved. */
-const upstreamWrites = async () => (await providerRequests(suite, '/tasks/v1')).writes
+const upstreamWrites = async () => (await providerRequests(suite, 'tasks')).writes
 
 describe('random JSON-RPC bodies to /tasks/mcp', () => {
   it('are answered with a JSON-RPC error or a result, never a 5xx, and change nothing', async () => {

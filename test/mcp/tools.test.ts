@@ -152,7 +152,11 @@ describe.each(ERAS)('the task tools, protocol %s', (era) => {
     const { client } = await newPerson(era)
     const attempts = 1 + MAX_RETRIES
     await suite.sandboxRequest('POST', '/_sandbox/faults', {
-      json: { match: { method: 'GET', path: '/tasks/v1/lists' }, times: attempts, status: 503 },
+      json: {
+        match: { method: 'GET', path: suite.providerPath('list_task_lists') },
+        times: attempts,
+        status: 503,
+      },
     })
     const { next } = await upstreamCalls()
     const result = (await client.callTool({
@@ -174,7 +178,11 @@ describe.each(ERAS)('the task tools, protocol %s', (era) => {
   it('a provider 429 with Retry-After: retried after it, and succeeds', async () => {
     const { client } = await newPerson(era)
     await suite.sandboxRequest('POST', '/_sandbox/faults', {
-      json: { match: { method: 'GET', path: '/tasks/v1/lists' }, status: 429, retryAfter: 1 },
+      json: {
+        match: { method: 'GET', path: suite.providerPath('list_task_lists') },
+        status: 429,
+        retryAfter: 1,
+      },
     })
     const { next } = await upstreamCalls()
     const started = performance.now()

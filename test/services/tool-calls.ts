@@ -4,6 +4,7 @@ import {
   type ToolDefinition,
 } from '../../src/services/definition.js'
 import type { ServiceName } from '../../src/services/catalog.js'
+import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
 import type { sandboxForSuite } from '../support/sandbox.js'
 
 /**
@@ -72,7 +73,10 @@ export async function callTool(
   })
 }
 
-/** A ProviderReader over plain fetch: what the connector gives describe(), on one token. */
+/**
+ * A ProviderReader over plain fetch: what the connector gives describe(), on one token, with each
+ * operation where the seed's profile puts it; `calls` holds the filled paths.
+ */
 export function providerReader(
   sandbox: Sandbox,
   token: string,
@@ -81,7 +85,8 @@ export function providerReader(
   const calls: string[] = []
   return {
     calls,
-    async get(path, pathParams) {
+    async get(operation, pathParams) {
+      const { path } = SEED_PROFILE.operations[operation]!
       const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
         const value = pathParams[name]
         if (value === undefined) throw new Error(`no value for {${name}} in ${path}`)

@@ -13,10 +13,13 @@ import type { ServiceName } from '../../src/services/catalog.js'
  * at a client's redirect URI (an MCP SDK client's, say) can be driven with `person.authorize`.
  */
 
-/** Where the connector and the sandbox are (read when used: a harness knows them late). */
+/**
+ * Where the connector and the sandbox are (read when used: a harness knows them late); the
+ * sandbox's Google origin when the connector uses the Google profile.
+ */
 export interface Endpoints {
   readonly url: string
-  readonly sandbox: { readonly url: string }
+  readonly sandbox: { readonly url: string; readonly googleUrl?: string }
 }
 
 export interface Client {
@@ -272,14 +275,26 @@ export class Person {
    * Signs in to the connector's connections page through the provider, as the person would:
    * the page, its Sign in button, the provider's form; returns the page they end on.
    */
-  async signInToConnections(
+  signInToConnections(
+    choices: { provider?: 'Allow' | 'Deny' } = {},
+  ): Promise<{ status: number; url: string; text: string }> {
+    return this.signInOnPage(`${this.harness.url}/connections`, choices)
+  }
+
+  /**
+   * From a page of the connector with a Sign in form (connections, an approval): the button, the
+   * provider's form, and back: the page the browser ends on.
+   */
+  async signInOnPage(
+    pageUrl: string,
     choices: { provider?: 'Allow' | 'Deny' } = {},
   ): Promise<{ status: number; url: string; text: string }> {
     this.seen = []
-    const start = await this.fetch('GET', `${this.harness.url}/connections`)
-    const csrf = csrfOf(await start.text())
+    const page = await (await this.fetch('GET', pageUrl)).text()
+    const action = /<form method="post" action="([^"]*\/sign-in)">/.exec(page)?.[1]
+    if (!action) throw new Error(`no Sign in form on ${pageUrl}`)
     const end = await this.browse(
-      { method: 'POST', url: `${this.harness.url}/connections/sign-in`, form: { csrf } },
+      { method: 'POST', url: new URL(action, pageUrl).toString(), form: { csrf: csrfOf(page) } },
       choices,
     )
     if (end.left) throw new Error(`the sign-in left for ${end.left}`)
@@ -313,10 +328,7 @@ export class Person {
         next = { method: 'POST', url: next.url, form: { csrf: csrfOf(text), [consent]: consent } }
         continue
       }
-      if (
-        res.status === 200 &&
-        next.url.startsWith(`${this.harness.sandbox.url}/oauth/authorize`)
-      ) {
+      if (res.status === 200 && this.isProviderPage(next.url)) {
         this.seen.push('provider')
         const action = /<form method="post" action="([^"]+)"/.exec(text)?.[1]
         if (!action) throw new Error('no form on the provider page')
@@ -372,7 +384,19 @@ export class Person {
   }
 
   private isOurs(url: string) {
-    return url.startsWith(`${this.harness.url}/`) || url.startsWith(`${this.harness.sandbox.url}/`)
+    const { sandbox } = this.harness
+    return [this.harness.url, sandbox.url, sandbox.googleUrl].some(
+      (origin) => origin !== undefined && url.startsWith(`${origin}/`),
+    )
+  }
+
+  /** The provider's sign-in and consent page, in the seed's dialect or Google's. */
+  private isProviderPage(url: string) {
+    const { sandbox } = this.harness
+    return (
+      url.startsWith(`${sandbox.url}/oauth/authorize`) ||
+      (sandbox.googleUrl !== undefined && url.startsWith(`${sandbox.googleUrl}/o/oauth2/v2/auth`))
+    )
   }
 }
 
@@ -410,7 +434,11 @@ interface Cookie {
   expires: number
 }
 
-/** Just enough of RFC 6265 for these tests: host-only cookies, Path, Max-Age and Expires. */
+/**
+ * Just enough of RFC 6265 for these tests: host-only cookies, Path, Max-Age and Expires. As in a
+ * browser, a cookie is the host name's whatever the port (§8.5): the sandbox's two origins and the
+ * connector on 127.0.0.1 share them.
+ */
 export class CookieJar {
   #cookies: Cookie[] = []
 
@@ -430,17 +458,18 @@ export class CookieJar {
         if (lower === 'expires' && expires === Infinity) expires = Date.parse(val)
       }
       this.#cookies = this.#cookies.filter(
-        (c) => !(c.host === url.host && c.name === name && c.path === path),
+        (c) => !(c.host === url.hostname && c.name === name && c.path === path),
       )
       if (expires > Date.now() && value !== '')
-        this.#cookies.push({ host: url.host, name, value, path, expires })
+        this.#cookies.push({ host: url.hostname, name, value, path, expires })
     }
   }
 
   header(url: URL): string {
     return this.#cookies
       .filter(
-        (c) => c.host === url.host && c.expires > Date.now() && pathMatches(url.pathname, c.path),
+        (c) =>
+          c.host === url.hostname && c.expires > Date.now() && pathMatches(url.pathname, c.path),
       )
       .map((c) => `${c.name}=${c.value}`)
       .join('; ')

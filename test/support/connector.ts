@@ -4,13 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, expect } from 'vitest'
-import { sandboxUpstream, type ConnectorConfig } from '../../src/connector/config.js'
+import {
+  googleSandboxUpstream,
+  sandboxUpstream,
+  type ConnectorConfig,
+} from '../../src/connector/config.js'
 import {
   startConnector,
   type ConnectorOptions,
   type RunningConnector,
 } from '../../src/connector/server.js'
 import type { ServiceName } from '../../src/services/catalog.js'
+import { PROFILES, type ProfileName } from '../../src/services/profiles/index.js'
+import { SERVICE_READS, SERVICE_TOOLS } from '../../src/services/tools.js'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
 import { digest } from '../../src/auth/adapter.js'
 import { parseTokenSet } from '../../src/upstream/token-set.js'
@@ -56,9 +62,23 @@ export interface SuiteOptions {
   /** Settings over the defaults; a function when they are known only once the suite starts. */
   connector?: ConnectorOverrides | (() => Promise<ConnectorOverrides>)
   options?: ConnectorOptions
+  /** The provider profile, against the sandbox's matching dialect: testProfile() unless told. */
+  profile?: ProfileName
 }
 
+/**
+ * The profile a suite runs under: the vitest project sets TEST_UPSTREAM_PROFILE (vitest.config.ts
+ * runs the suites that go through the provider once per profile).
+ */
+export const testProfile = (): ProfileName =>
+  process.env.TEST_UPSTREAM_PROFILE === 'google' ? 'google' : 'seed'
+
+/** The connector's settings for the sandbox in the dialect of `profile`. */
+export const upstreamOf = (sandbox: RunningSandbox, profile: ProfileName) =>
+  profile === 'google' ? googleSandboxUpstream(sandbox.googleUrl) : sandboxUpstream(sandbox.url)
+
 export function connectorForSuite(suite: SuiteOptions = {}) {
+  const profile = suite.profile ?? testProfile()
   let sandbox: RunningSandbox | undefined
   let connector: RunningConnector | undefined
   let dataDir: string | undefined
@@ -76,7 +96,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
         dataDir,
         vaultKey: randomBytes(32).toString('base64'),
         allowLoopbackClientMetadata: false,
-        upstream: sandboxUpstream(sandbox.url),
+        upstream: upstreamOf(sandbox, profile),
         ...overrides,
       },
       { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...suite.options },
@@ -98,6 +118,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
   })
 
   const harness = {
+    profile,
     get connector(): RunningConnector {
       if (!connector)
         throw new Error('the connector is not started yet: use it inside a test or hook')
@@ -106,6 +127,26 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
     get sandbox(): RunningSandbox {
       if (!sandbox) throw new Error('the sandbox is not started yet: use it inside a test or hook')
       return sandbox
+    },
+    /** The provider's sign-in and consent page the connector sends people to, in its dialect. */
+    get providerPage() {
+      return harness.connector.parts.config.upstream.authorizationUrl
+    },
+    /**
+     * Where the connector sends `operation` (a tool, or `get_task_list`), as a path on the
+     * sandbox in the suite's dialect, each parameter one encoded segment: what the provider's
+     * request log shows and what a fault matches (`/tasks/v1/users/@me/lists` at Google).
+     */
+    providerPath(operation: string, params: Record<string, string> = {}) {
+      const { upstream } = harness.connector.parts.config
+      const definition = [...Object.values(SERVICE_TOOLS).flat(), ...SERVICE_READS].find(
+        (d) => d.name === operation,
+      )!
+      const base = new URL(upstream.apiBase[definition.service]).pathname.replace(/\/$/, '')
+      const { path } = PROFILES[upstream.profile].operations[operation]!
+      return (
+        base + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!))
+      )
     },
     /** The connector's public URL (its issuer). */
     get url() {

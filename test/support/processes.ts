@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { UpstreamConfig } from '../../src/connector/config.js'
 
 /**
  * The CLI (`src/cli/main.ts <command>`, or another script) in its own Node process, as `npm start`
@@ -66,4 +67,21 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port))
     })
   })
+}
+
+/** The UPSTREAM_* variables that configure `upstream`, as an operator would set them. */
+export function upstreamEnvironment(upstream: UpstreamConfig): Record<string, string> {
+  return {
+    UPSTREAM_PROFILE: upstream.profile,
+    UPSTREAM_AUTHORIZATION_URL: upstream.authorizationUrl,
+    UPSTREAM_TOKEN_URL: upstream.tokenUrl,
+    UPSTREAM_REVOCATION_URL: upstream.revocationUrl,
+    UPSTREAM_USERINFO_URL: upstream.userinfoUrl,
+    UPSTREAM_CLIENT_ID: upstream.clientId,
+    UPSTREAM_CLIENT_SECRET: upstream.clientSecret,
+    UPSTREAM_SCOPE_PREFIX: upstream.scopePrefix,
+    UPSTREAM_TASKS_URL: upstream.apiBase.tasks,
+    UPSTREAM_SEARCH_URL: upstream.apiBase.search,
+    UPSTREAM_ANALYTICS_URL: upstream.apiBase.analytics,
+  }
 }

@@ -1,3 +1,5 @@
+import type { ServiceName } from '../../src/services/catalog.js'
+import type { ProfileName } from '../../src/services/profiles/index.js'
 import type { ConnectorHarness } from './connector.js'
 
 /** One request the sandbox received, as its control API logs it (path without query string). */
@@ -5,20 +7,36 @@ export interface ProviderRequest {
   method: string
   path: string
   status: number
+  /** Which of the sandbox's origins it reached: the seed's dialect or Google's. */
+  dialect: 'seed' | 'google'
+}
+
+/** Where each service's API lives on the sandbox, in each profile's dialect (DESIGN §4, §9.1). */
+const API_PATHS: Record<ProfileName, Record<ServiceName, readonly string[]>> = {
+  seed: { tasks: ['/tasks/v1/'], search: ['/search/v1/'], analytics: ['/analytics/v1/'] },
+  google: {
+    tasks: ['/tasks/v1/'],
+    search: ['/webmasters/v3/', '/v1/urlInspection/'],
+    analytics: ['/v1beta/'],
+  },
 }
 
 /**
- * The requests to one of the sandbox's APIs (`/tasks/v1`, `/search/v1`, …) since `from`, an index
- * into its request log (`next` is the index to pass next time), and the writes among them: what
- * a test checks was, or was not, sent upstream.
+ * The requests the connector made to one service's API, in the dialect of the suite's profile,
+ * since `from`, an index into the sandbox's request log (`next` is the index to pass next time),
+ * and the writes among them: what a test checks was, or was not, sent upstream.
  */
 export async function providerRequests(
-  suite: Pick<ConnectorHarness, 'sandboxRequest'>,
-  api: string,
+  suite: Pick<ConnectorHarness, 'sandboxRequest' | 'profile'>,
+  service: ServiceName,
   from = 0,
 ) {
   const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
   const log = res.body as ProviderRequest[]
-  const calls = log.slice(from).filter((entry) => entry.path.startsWith(`${api}/`))
+  const dialect = suite.profile === 'google' ? 'google' : 'seed'
+  const paths = API_PATHS[suite.profile][service]
+  const calls = log
+    .slice(from)
+    .filter((entry) => entry.dialect === dialect && paths.some((p) => entry.path.startsWith(p)))
   return { next: log.length, calls, writes: calls.filter((entry) => entry.method !== 'GET') }
 }

@@ -7,22 +7,26 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js'
+import type { ProfileName } from '../../src/services/profiles/index.js'
 import { AuthorizationFlow } from './authorization-flow.js'
-import { freePort, startProcess, stopProcess } from './processes.js'
+import { testProfile, upstreamOf } from './connector.js'
+import { freePort, startProcess, stopProcess, upstreamEnvironment } from './processes.js'
 import type { StoreLocation } from './engines.js'
 
 /**
  * Several connector processes on one database behind one public URL, as a deployment runs them
  * (DESIGN §5: no request may depend on reaching the replica that served an earlier one): each
- * replica is `npm start` in a child process (SANDBOX=0, the same VAULT_KEY and PUBLIC_URL), and a
- * front in this process hands every request to the next replica in turn - strictly alternating,
- * whatever the client, the browser or the page.
+ * replica is `npm start` in a child process (SANDBOX=0, the same VAULT_KEY and PUBLIC_URL; under
+ * the Google profile, UPSTREAM_* naming the sandbox's Google origin, as an operator would name a
+ * provider), and a front in this process hands every request to the next replica in turn -
+ * strictly alternating, whatever the client, the browser or the page.
  *
  *   const it = replicasForSuite(() => engine.location())
  *   const flow = it.flow  // the OAuth flow and people, against the front
  */
 
 export interface Replicas {
+  readonly profile: ProfileName
   /** The public URL: the front. */
   readonly url: string
   readonly sandbox: RunningSandbox
@@ -31,7 +35,11 @@ export interface Replicas {
   readonly served: number[]
 }
 
-export function replicasForSuite(location: () => Promise<StoreLocation>, count = 2): Replicas {
+export function replicasForSuite(
+  location: () => Promise<StoreLocation>,
+  count = 2,
+  profile = testProfile(),
+): Replicas {
   const children: ChildProcess[] = []
   const served = Array<number>(count).fill(0)
   let sandbox: RunningSandbox | undefined
@@ -76,6 +84,7 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
       await startProcess(children, 'start', port, {
         SANDBOX: '0',
         SANDBOX_PUBLIC_URL: sandbox.url,
+        ...(profile === 'google' && upstreamEnvironment(upstreamOf(sandbox, profile))),
         PORT: String(port),
         PUBLIC_URL: url,
         DATABASE_URL: databaseUrl,
@@ -103,6 +112,7 @@ export function replicasForSuite(location: () => Promise<StoreLocation>, count =
     },
   })
   return {
+    profile,
     get url() {
       return url
     },

@@ -23,10 +23,8 @@ const TTL_MS = 5 * 60_000
 const MAX_PROPERTIES = 500
 const cache = new Map<string, { names: PropertyNames; until: number }>()
 
-export const METADATA_PATH = '/properties/{propertiesId}/metadata'
-
 async function readNames(provider: ProviderReader, propertiesId: string) {
-  const body = (await provider.get(METADATA_PATH, { propertiesId })) as Record<string, unknown>
+  const body = (await provider.get('get_metadata', { propertiesId })) as Record<string, unknown>
   const list = (key: string) =>
     Array.isArray(body?.[key])
       ? (body[key] as { apiName?: unknown }[])

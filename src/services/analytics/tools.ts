@@ -18,7 +18,7 @@ import {
   orderBys,
   propertiesId,
 } from './inputs.js'
-import { checkFixedNames, checkNames, METADATA_PATH } from './names.js'
+import { checkFixedNames, checkNames } from './names.js'
 import { metadata, realtimeReport, report, reports } from './resources.js'
 
 /**
@@ -38,6 +38,8 @@ const PAGING =
   'rowCount is the number of rows in the whole report; a call returns at most limit rows from offset (provider default 10,000 rows: ask for fewer, such as 100, and call again with offset + limit while below rowCount). An empty report has no rows.'
 const DELAY =
   'Data for today and yesterday may still be incomplete: processing takes up to a day or two.'
+const PROPERTY =
+  'propertiesId is the property’s number. No tool lists the person’s properties: ask them, if it is not known, for the PROPERTY ID shown in Google Analytics under Admin, Property details (a number such as 123456789, not the G- measurement id).'
 const USERS_ONCE =
   'Users and sessions split by an event dimension (pagePath, eventName) count a user once per row, so rows add up to more than the whole: metricAggregations ["TOTAL"] gives the true total.'
 
@@ -76,7 +78,7 @@ export const getMetadata = defineTool({
     'Use apiName in reports. Realtime reports have their own smaller set (see run_realtime_report).',
   ].join(' '),
   method: 'GET',
-  path: METADATA_PATH,
+  path: '/properties/{propertiesId}/metadata',
   input: toolInput('get_metadata', { propertiesId: propertiesId() }),
   query: [],
   body: 'none',
@@ -178,6 +180,7 @@ export const runReport = defineTool({
   title: 'Run a report',
   description: [
     'Report on a property: metrics (numbers such as activeUsers, sessions, screenPageViews, totalRevenue) by dimensions (such as date, country, pagePath, sessionDefaultChannelGroup) over 1 to 4 date ranges.',
+    PROPERTY,
     'Dates are YYYY-MM-DD or relative (today, yesterday, NdaysAgo) in the property’s time zone.',
     DELAY,
     NAMES,

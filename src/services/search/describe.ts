@@ -21,14 +21,8 @@ export async function describeSubmitSitemap(
 ): Promise<ChangeDescription> {
   const params = { siteUrl: args.siteUrl }
   const [site, sitemaps] = await Promise.all([
-    readResource(provider, siteSchema, 'a site', '/sites/{siteUrl}', params),
-    readResource(
-      provider,
-      sitemapsList,
-      'the sitemaps of a site',
-      '/sites/{siteUrl}/sitemaps',
-      params,
-    ),
+    readResource(provider, siteSchema, 'a site', 'get_site', params),
+    readResource(provider, sitemapsList, 'the sitemaps of a site', 'list_sitemaps', params),
   ])
   const before = sitemaps.sitemap?.find((s) => s.path === args.feedpath)
   const last = before?.lastSubmitted ? `, last on ${moment(before.lastSubmitted)}` : ''

@@ -1,4 +1,9 @@
-import { readResource, type ChangeDescription, type ProviderReader } from '../definition.js'
+import {
+  readResource,
+  type ChangeDescription,
+  type ProviderRead,
+  type ProviderReader,
+} from '../definition.js'
 import {
   task as taskSchema,
   taskList as taskListSchema,
@@ -13,14 +18,22 @@ import { dueDay, moment, notesPreview, quoted, statusWord } from '../wording.js'
  * etag goes along as `ifMatch`, so the change is made only to the task the person saw.
  */
 
+/** The seed's read of one list ("upstream only, no tool"): it names the list a change is in. */
+export const getTaskList: ProviderRead = {
+  service: 'tasks',
+  name: 'get_task_list',
+  method: 'GET',
+  path: '/lists/{tasklist}',
+}
+
 type Status = 'needsAction' | 'completed'
 type Detail = ChangeDescription['details'][number]
 
 const readList = (provider: ProviderReader, tasklist: string): Promise<TaskList> =>
-  readResource(provider, taskListSchema, 'a task list', '/lists/{tasklist}', { tasklist })
+  readResource(provider, taskListSchema, 'a task list', getTaskList.name, { tasklist })
 
 const readTask = (provider: ProviderReader, tasklist: string, task: string): Promise<Task> =>
-  readResource(provider, taskSchema, 'a task', '/lists/{tasklist}/tasks/{task}', { tasklist, task })
+  readResource(provider, taskSchema, 'a task', 'get_task', { tasklist, task })
 
 const detail = (label: string, value: string): Detail => ({ label, value })
 

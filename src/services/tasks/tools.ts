@@ -132,7 +132,7 @@ export const deleteTask = defineTool({
   // The provider: deleting again succeeds, so a delete whose answer was lost may be sent again.
   idempotent: true,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  approval: { mode: 'per-call', describe: describeDeleteTask },
+  approval: { mode: 'per-call', describe: describeDeleteTask, existing: 'get_task' },
 })
 
 export const getTask = defineTool({
@@ -283,7 +283,7 @@ export const moveTask = defineTool({
   // A move whose answer was lost is not sent again: with previous omitted it would be placed anew.
   idempotent: false,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  approval: { mode: 'auth-token', describe: describeMoveTask },
+  approval: { mode: 'auth-token', describe: describeMoveTask, existing: 'get_task' },
 })
 
 const CHANGES = ['title', 'notes', 'status', 'due', 'completed', 'deleted'] as const
@@ -330,5 +330,5 @@ export const updateTask = defineTool({
   // PATCH sent with If-Match: a second identical call finds the etag changed and changes nothing.
   idempotent: true,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  approval: { mode: 'auth-token', describe: describeUpdateTask },
+  approval: { mode: 'auth-token', describe: describeUpdateTask, existing: 'get_task' },
 })

@@ -88,17 +88,24 @@ function normalizedBase(service: string, base: string): RequestTarget {
   return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') }
 }
 
-/** One path segment holding `value` exactly; refuses what cannot be one. */
+/**
+ * One path segment holding `value` exactly, every reserved character percent-encoded as RFC 6570
+ * does and Google's clients send (encodeURIComponent leaves `! ' ( ) *` as they are); refuses what
+ * cannot be one.
+ */
 function segment(name: string, value: string): string {
   if (typeof value !== 'string' || value === '' || value === '.' || value === '..')
     throw invalidParameter(name, 'must be a non-empty text other than "." and ".."')
   try {
-    return encodeURIComponent(value)
+    return encodeURIComponent(value).replace(SUB_DELIMS_KEPT, percentEncoded)
   } catch {
     // A lone UTF-16 surrogate has no UTF-8 encoding.
     throw invalidParameter(name, 'is not valid Unicode text')
   }
 }
+
+const SUB_DELIMS_KEPT = /[!'()*]/g
+const percentEncoded = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`
 
 function queryString(query: Record<string, QueryValue>): string {
   let out = ''

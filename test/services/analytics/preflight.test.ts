@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { ProviderReader } from '../../../src/services/definition.js'
+import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
 import { forgetMetadata, nearest } from '../../../src/services/analytics/names.js'
 import { runRealtimeReport, runReport, runReports } from '../../../src/services/analytics/tools.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
@@ -17,7 +18,8 @@ function reader(token: string): ProviderReader & { calls: string[] } {
   const calls: string[] = []
   return {
     calls,
-    async get(path, params) {
+    async get(operation, params) {
+      const { path } = SEED_PROFILE.operations[operation]!
       const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
         encodeURIComponent(params[name]!),
       )
@@ -115,10 +117,10 @@ describe('analytics preflight: names against the property', () => {
   it("a custom dimension is the property's own: another property's is unknown here", async () => {
     const p = await person()
     const [first, second] = p.properties
-    const metadata = (await p.provider.get('/properties/{propertiesId}/metadata', {
+    const metadata = (await p.provider.get('get_metadata', {
       propertiesId: second,
     })) as any
-    const own = (await p.provider.get('/properties/{propertiesId}/metadata', {
+    const own = (await p.provider.get('get_metadata', {
       propertiesId: first,
     })) as any
     const ownNames = own.dimensions.map((d: any) => d.apiName)

@@ -36,9 +36,14 @@ async function analyst(era: Era) {
 
 /** The analytics API calls the sandbox received since `from`, as "METHOD path status". */
 async function upstreamCalls(from = 0) {
-  const { next, calls } = await providerRequests(suite, '/analytics/v1', from)
-  const base = '/analytics/v1'.length
-  return { next, calls: calls.map((e) => `${e.method} ${e.path.slice(base)} ${e.status}`) }
+  const { next, calls } = await providerRequests(suite, 'analytics', from)
+  return { next, calls: calls.map((e) => `${e.method} ${e.path} ${e.status}`) }
+}
+
+/** The call the connector makes for `tool` on a property, as upstreamCalls shows it. */
+const sent = (tool: string, propertiesId: string, status = 200) => {
+  const { method } = definition(tool)
+  return `${method} ${suite.providerPath(tool, { propertiesId })} ${status}`
 }
 
 const structured = (name: string, result: CallToolResult) =>
@@ -189,9 +194,7 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     expect(text(result)).toContain(
       `"sesions" is not a metric of property ${properties[0]}; did you mean "sessions"?`,
     )
-    expect((await upstreamCalls(next)).calls).toEqual([
-      `GET /properties/${properties[0]}/metadata 200`,
-    ])
+    expect((await upstreamCalls(next)).calls).toEqual([sent('get_metadata', properties[0])])
     await client.close()
   })
 
@@ -205,23 +208,19 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     let { next } = await upstreamCalls()
     structured('run_report', await call('run_report', args))
     expect((await upstreamCalls(next)).calls).toEqual([
-      `GET /properties/${properties[1]}/metadata 200`,
-      `POST /properties/${properties[1]}/report 200`,
+      sent('get_metadata', properties[1]),
+      sent('run_report', properties[1]),
     ])
     ;({ next } = await upstreamCalls())
     structured('run_report', await call('run_report', { ...args, dimensions: [{ name: 'city' }] }))
-    expect((await upstreamCalls(next)).calls).toEqual([
-      `POST /properties/${properties[1]}/report 200`,
-    ])
+    expect((await upstreamCalls(next)).calls).toEqual([sent('run_report', properties[1])])
     ;({ next } = await upstreamCalls())
     const realtime = await call('run_realtime_report', {
       propertiesId: properties[1],
       metrics: [{ name: 'activeUsers' }],
     })
     structured('run_realtime_report', realtime)
-    expect((await upstreamCalls(next)).calls).toEqual([
-      `POST /properties/${properties[1]}/realtime-report 200`,
-    ])
+    expect((await upstreamCalls(next)).calls).toEqual([sent('run_realtime_report', properties[1])])
     await client.close()
   })
 

@@ -47,7 +47,7 @@ async function newPerson(era: Era, scope?: string) {
 }
 
 /** The search API calls the sandbox received since `from` (an index into its request log). */
-const upstreamCalls = (from = 0) => providerRequests(suite, '/search/v1', from)
+const upstreamCalls = (from = 0) => providerRequests(suite, 'search', from)
 
 const structured = (name: string, result: CallToolResult) =>
   structuredResult(definition(name), result)

@@ -11,7 +11,7 @@ import { providerRequests } from '../../support/provider-log.js'
  */
 
 const suite = connectorForSuite()
-const pages = approvalPages(suite)
+const pages = approvalPages()
 const searchMcp = () => suite.resource('search')
 
 let people = 0
@@ -23,7 +23,7 @@ async function connected(scope?: string) {
 }
 
 async function sitemapPuts(from: number) {
-  const { next, writes } = await providerRequests(suite, '/search/v1', from)
+  const { next, writes } = await providerRequests(suite, 'search', from)
   return { next, puts: writes.filter((e) => e.method === 'PUT') }
 }
 

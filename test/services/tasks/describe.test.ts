@@ -253,8 +253,8 @@ describe('describe() keeps hostile titles readable', () => {
     const { ask } = await newUser()
     const title = hostile(10_000)
     const liar: ProviderReader = {
-      get: async (path) =>
-        path.endsWith('{task}')
+      get: async (operation) =>
+        operation === 'get_task'
           ? { kind: 'tasks#task', id: 't', etag: '"e"', title, status: 'needsAction', updated: '' }
           : { kind: 'tasks#taskList', id: 'l', etag: '"f"', title, updated: '' },
     }

@@ -1,0 +1,84 @@
+import type { Operation, ProviderProfile } from './profile.js'
+
+/**
+ * Google (DESIGN §9): Google Tasks API v1, the Search Console API (webmasters v3 and URL
+ * Inspection v1) and the Google Analytics Data API v1beta, under Google OAuth 2.0.
+ *
+ * Bodies and answers are the seed's JSON (the seed models Google's resources), so only where each
+ * call goes differs. Two answers have no body: `tasks.delete` and `sitemaps.submit` say 204, which
+ * the tool's definition turns into its result (answerWithoutBody). Paths are relative to the
+ * service's base URL below; one base serves both Search Console roots (`/webmasters/v3`, `/v1`).
+ */
+
+const op = (method: Operation['method'], path: string, reference: string): Operation => ({
+  method,
+  path,
+  reference,
+})
+
+export const GOOGLE_OPERATIONS: Readonly<Record<string, Operation>> = {
+  // Tasks, under https://tasks.googleapis.com/tasks/v1 (`@me` is literal).
+  create_task: op('POST', '/lists/{tasklist}/tasks', 'tasks.tasks.insert'),
+  create_task_list: op('POST', '/users/@me/lists', 'tasks.tasklists.insert'),
+  delete_task: op('DELETE', '/lists/{tasklist}/tasks/{task}', 'tasks.tasks.delete'),
+  get_task: op('GET', '/lists/{tasklist}/tasks/{task}', 'tasks.tasks.get'),
+  list_task_lists: op('GET', '/users/@me/lists', 'tasks.tasklists.list'),
+  list_tasks: op('GET', '/lists/{tasklist}/tasks', 'tasks.tasks.list'),
+  move_task: op('POST', '/lists/{tasklist}/tasks/{task}/move', 'tasks.tasks.move'),
+  update_task: op('PATCH', '/lists/{tasklist}/tasks/{task}', 'tasks.tasks.patch'),
+  get_task_list: op('GET', '/users/@me/lists/{tasklist}', 'tasks.tasklists.get'),
+
+  // Search Console, under https://searchconsole.googleapis.com
+  get_site: op('GET', '/webmasters/v3/sites/{siteUrl}', 'webmasters.sites.get'),
+  inspect_url: op(
+    'POST',
+    '/v1/urlInspection/index:inspect',
+    'searchconsole.urlInspection.index.inspect',
+  ),
+  list_sitemaps: op('GET', '/webmasters/v3/sites/{siteUrl}/sitemaps', 'webmasters.sitemaps.list'),
+  list_sites: op('GET', '/webmasters/v3/sites', 'webmasters.sites.list'),
+  query_search_analytics: op(
+    'POST',
+    '/webmasters/v3/sites/{siteUrl}/searchAnalytics/query',
+    'webmasters.searchanalytics.query',
+  ),
+  submit_sitemap: op(
+    'PUT',
+    '/webmasters/v3/sites/{siteUrl}/sitemaps/{feedpath}',
+    'webmasters.sitemaps.submit',
+  ),
+
+  // Analytics Data, under https://analyticsdata.googleapis.com/v1beta
+  get_metadata: op('GET', '/properties/{propertiesId}/metadata', 'properties.getMetadata'),
+  run_realtime_report: op(
+    'POST',
+    '/properties/{propertiesId}:runRealtimeReport',
+    'properties.runRealtimeReport',
+  ),
+  run_report: op('POST', '/properties/{propertiesId}:runReport', 'properties.runReport'),
+  run_reports: op(
+    'POST',
+    '/properties/{propertiesId}:batchRunReports',
+    'properties.batchRunReports',
+  ),
+}
+
+export const GOOGLE_PROFILE: ProviderProfile = {
+  name: 'google',
+  operations: GOOGLE_OPERATIONS,
+  // Google documents no If-Match for Tasks: the connector's own re-read guards a change.
+  enforcesIfMatch: false,
+  // Revoking one token ends every token the person holds for the OAuth client.
+  revocation: 'person',
+  defaults: {
+    UPSTREAM_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth',
+    UPSTREAM_TOKEN_URL: 'https://oauth2.googleapis.com/token',
+    UPSTREAM_REVOCATION_URL: 'https://oauth2.googleapis.com/revoke',
+    UPSTREAM_USERINFO_URL: 'https://openidconnect.googleapis.com/v1/userinfo',
+    UPSTREAM_SCOPE_PREFIX: 'https://www.googleapis.com/auth/',
+    UPSTREAM_TASKS_URL: 'https://tasks.googleapis.com/tasks/v1',
+    UPSTREAM_SEARCH_URL: 'https://searchconsole.googleapis.com',
+    UPSTREAM_ANALYTICS_URL: 'https://analyticsdata.googleapis.com/v1beta',
+    UPSTREAM_NAME: 'Google',
+  },
+}

@@ -1,0 +1,58 @@
+import type { HttpMethod } from '../definition.js'
+
+/**
+ * A provider profile (DESIGN §9): where each tool's upstream operation goes at one provider, and
+ * what that provider does differently. Tool names, inputs, outputs, approvals and messages are the
+ * same under every profile: only the calls behind them move.
+ */
+
+export const PROFILE_NAMES = ['seed', 'google'] as const
+export type ProfileName = (typeof PROFILE_NAMES)[number]
+
+/** One call at the provider, relative to its service's base URL. */
+export interface Operation {
+  method: HttpMethod
+  /** With the same `{name}` parameters as the seed's path, each one percent-encoded segment. */
+  path: string
+  /** The provider's own name for the call, for a reader: `tasks.tasklists.list`. */
+  reference?: string
+}
+
+/** The settings a profile gives when the operator leaves them unset, by environment variable. */
+export type UpstreamDefaults = Partial<Record<UpstreamSetting, string>>
+
+export type UpstreamSetting =
+  | 'UPSTREAM_AUTHORIZATION_URL'
+  | 'UPSTREAM_TOKEN_URL'
+  | 'UPSTREAM_REVOCATION_URL'
+  | 'UPSTREAM_USERINFO_URL'
+  | 'UPSTREAM_SCOPE_PREFIX'
+  | 'UPSTREAM_TASKS_URL'
+  | 'UPSTREAM_SEARCH_URL'
+  | 'UPSTREAM_ANALYTICS_URL'
+  | 'UPSTREAM_NAME'
+
+export interface ProviderProfile {
+  name: ProfileName
+  /** Every tool's operation, and the reads behind approvals (`get_task_list`), by name. */
+  operations: Readonly<Record<string, Operation>>
+  /**
+   * Whether the provider refuses a change whose If-Match is stale. Where it does not, the
+   * connector reads the resource again just before an approved change (src/mcp/seen-version.ts).
+   */
+  enforcesIfMatch: boolean
+  /**
+   * What revoking one token ends at the provider: its own grant, or every token the person holds
+   * for the connector's client (Google). Then a credential is revoked only with the person's last.
+   */
+  revocation: 'grant' | 'person'
+  defaults: UpstreamDefaults
+}
+
+/** The operation called `name`: a profile that lacks one cannot serve the tool, so it is a fault. */
+export function operationOf(profile: ProviderProfile, name: string): Operation {
+  const operation = profile.operations[name]
+  if (!operation)
+    throw new Error(`The ${profile.name} provider profile has no operation for "${name}".`)
+  return operation
+}

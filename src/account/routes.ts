@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { problemPage } from '../auth/consent-page.js'
-import { FORM_PROBLEM_MESSAGE, formFromOwnPage } from '../auth/form-post.js'
+import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
 import type { Grants } from '../auth/grants.js'
 import type { InteractionDeps } from '../auth/interaction.js'
 import type { FormTokens } from '../auth/keys.js'
@@ -78,7 +78,9 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
   /** The form of a post that may act: from this site, readable; undefined after answering. */
   async function formOf(c: Context): Promise<URLSearchParams | Response> {
     const form = await formFromOwnPage(c, deps.publicUrl)
-    return typeof form === 'string' ? refused(c, FORM_PROBLEM_MESSAGE[form]) : form
+    return typeof form === 'string'
+      ? refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
+      : form
   }
 
   const refused = (c: Context, message: string, status: PageStatus = 400) =>

@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import type { PersonSession, PersonSessions } from '../account/sessions.js'
 import type { SignIn } from '../account/sign-in.js'
 import { problemPage } from '../auth/consent-page.js'
-import { FORM_PROBLEM_MESSAGE, formFromOwnPage } from '../auth/form-post.js'
+import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
 import type { FormTokens } from '../auth/keys.js'
 import type { PageStatus } from '../auth/page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
@@ -160,7 +160,9 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
   app.post(`${APPROVALS_PATH}/:id/sign-in`, async (c) => {
     const id = c.req.param('id')
     const form = await formFromOwnPage(c, deps.publicUrl)
-    if (typeof form === 'string') return refused(c, FORM_PROBLEM_MESSAGE[form])
+    if (typeof form === 'string') {
+      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
+    }
     if (!isApprovalId(id)) return notFound(c)
     if (!signIn.checkFormToken(c, form.get('csrf'))) {
       return signedOut(c, id, 'This form is out of date. Press Sign in again.', 400)
@@ -172,7 +174,9 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
   app.post(`${APPROVALS_PATH}/:id`, async (c) => {
     const id = c.req.param('id')
     const form = await formFromOwnPage(c, deps.publicUrl)
-    if (typeof form === 'string') return refused(c, FORM_PROBLEM_MESSAGE[form])
+    if (typeof form === 'string') {
+      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
+    }
     if (!isApprovalId(id)) return notFound(c)
     const session = await sessions.current(c)
     if (!session) {

@@ -1,4 +1,6 @@
 import type { Context } from 'hono'
+import { readBodyText, TOO_LARGE, type TooLarge } from '../connector/request-body.js'
+import type { PageStatus } from './page.js'
 
 /**
  * What every form of the connector's own pages (consent, connections) checks before acting:
@@ -21,18 +23,24 @@ export function isCrossSite(c: Context, publicUrl: string): boolean {
   return origin !== new URL(publicUrl).origin
 }
 
-/** The posted form, or undefined when it is not a urlencoded form of at most 4 KiB. */
-export async function readForm(c: Context): Promise<URLSearchParams | undefined> {
+/**
+ * The posted form, if it is a urlencoded form of at most 4 KiB. A longer one is read no further
+ * than that, declared or chunked.
+ */
+export async function readForm(c: Context): Promise<URLSearchParams | 'unreadable' | 'too-large'> {
   const type = c.req.header('content-type') ?? ''
-  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined
-  const declared = Number(c.req.header('content-length') ?? '0')
-  if (declared > MAX_FORM_BYTES) return undefined
-  const text = await c.req.text()
-  return text.length > MAX_FORM_BYTES ? undefined : new URLSearchParams(text)
+  if (!type.startsWith('application/x-www-form-urlencoded')) return 'unreadable'
+  let text: string | TooLarge
+  try {
+    text = await readBodyText(c.req.raw, MAX_FORM_BYTES)
+  } catch {
+    return 'unreadable' // the client stopped sending it
+  }
+  return text === TOO_LARGE ? 'too-large' : new URLSearchParams(text)
 }
 
 /** Why a post cannot be acted on. */
-export type FormProblem = 'cross-site' | 'unreadable'
+export type FormProblem = 'cross-site' | 'unreadable' | 'too-large'
 
 /** The form of a post that may act: sent from one of the connector's pages, and readable. */
 export async function formFromOwnPage(
@@ -40,11 +48,19 @@ export async function formFromOwnPage(
   publicUrl: string,
 ): Promise<URLSearchParams | FormProblem> {
   if (isCrossSite(c, publicUrl)) return 'cross-site'
-  return (await readForm(c)) ?? 'unreadable'
+  return readForm(c)
 }
 
 /** What the connections and approval pages answer to a form they cannot act on. */
 export const FORM_PROBLEM_MESSAGE: Record<FormProblem, string> = {
   'cross-site': 'This form was sent from another site. Use the page itself.',
   unreadable: 'The form could not be read. Try again from the page.',
+  'too-large': 'The form is larger than these pages send. Try again from the page.',
+}
+
+/** The status of that answer: 413 for a body past the bound, 400 otherwise. */
+export const FORM_PROBLEM_STATUS: Record<FormProblem, PageStatus> = {
+  'cross-site': 400,
+  unreadable: 400,
+  'too-large': 413,
 }

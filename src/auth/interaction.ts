@@ -121,13 +121,16 @@ export function interactionRoutes(deps: InteractionDeps) {
     if (!interaction) return expired(c)
     const request = await consentRequest(interaction)
     if (!request) return expired(c)
-    const refuse = (message: string) => consentPage(c, request, { message, status: 400 })
+    const refuse = (message: string, status: 400 | 413 = 400) =>
+      consentPage(c, request, { message, status })
 
     const form = await formFromOwnPage(c, deps.publicUrl)
     if (form === 'cross-site')
       return refuse('This form was sent from another site. Choose here, on this page.')
     if (form === 'unreadable')
       return refuse('The form could not be read. Choose Allow or Deny again.')
+    if (form === 'too-large')
+      return refuse('The form is larger than this page sends. Choose Allow or Deny again.', 413)
     if (!formTokens.check(`consent ${interaction.uid}`, form.get('csrf'))) {
       return refuse('This form is out of date or did not come from this page. Choose again.')
     }

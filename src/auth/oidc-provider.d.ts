@@ -175,6 +175,7 @@ declare module 'oidc-provider' {
     /** A description starting with "redirect_uris" gives invalid_redirect_uri. */
     InvalidClientMetadata: new (description: string) => OIDCProviderError
     InvalidRequest: new (description?: string) => OIDCProviderError
+    InvalidClient: new (description?: string) => OIDCProviderError
     AccessDenied: new (description?: string) => OIDCProviderError
   }
 

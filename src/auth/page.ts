@@ -18,7 +18,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 }
 
-export type PageStatus = 200 | 400 | 403 | 404 | 409 | 410 | 500 | 501 | 502 | 503
+export type PageStatus = 200 | 400 | 403 | 404 | 409 | 410 | 413 | 500 | 501 | 502 | 503
 
 export function page(c: Context, title: string, body: Body, status: PageStatus = 200) {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value)

@@ -13,6 +13,7 @@ import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
 import { storeAdapter } from './adapter.js'
 import { clientMetadataFetch } from './client-metadata-fetch.js'
+import { rememberRefusedDocuments } from './client-metadata-refusals.js'
 import { compareClientSecretsByDigest, isHashedClientSecret } from './client-secrets.js'
 import { acceptClientScope } from './client-scope.js'
 import type { Grants } from './grants.js'
@@ -250,6 +251,7 @@ export function createAuthorizationServer({
   // The connector runs behind whatever origin PUBLIC_URL names; see server.ts.
   provider.proxy = true
   compareClientSecretsByDigest(provider)
+  rememberRefusedDocuments(provider)
 
   // The metadata lists the services' scopes (oidc-provider lists only its own static ones).
   const scopesSupported = allScopeNames()

@@ -11,6 +11,7 @@ import { APPROVALS_PATH } from '../approval/page.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { Grants } from '../auth/grants.js'
 import { interactionRoutes } from '../auth/interaction.js'
+import { refuseOversizedBody } from '../auth/oauth-bodies.js'
 import { FormTokens } from '../auth/keys.js'
 import {
   AS_METADATA_PATH,
@@ -27,6 +28,7 @@ import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import type { ConnectorConfig } from './config.js'
+import { EarlyAnswerResponse } from './early-answers.js'
 import { createLogger } from './logger.js'
 
 export interface ConnectorOptions {
@@ -96,7 +98,10 @@ export async function startConnector(
 
   // Listen first: with port 0 the public URL (the issuer) is known only once a port is taken.
   let handle: (req: IncomingMessage, res: ServerResponse) => void = notReady
-  const server = createServer((req, res) => handle(req, res))
+  // An answer sent while its request's body is still arriving says `Connection: close`.
+  const server = createServer({ ServerResponse: EarlyAnswerResponse }, (req, res) =>
+    handle(req, res),
+  )
   await listen(server, config.port, config.host)
   const localUrl = urlOf(server, config.host)
   const publicUrl = config.publicUrl || localUrl
@@ -288,9 +293,10 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       delete req.headers['x-forwarded-for']
       rateLimits
         .refuse(req, res, path)
+        .then(async (refused) => refused || (await refuseOversizedBody(req, res)))
         .then((refused) => refused || oidcListener(req, res))
         .catch((error: unknown) => {
-          log.error({ err: error }, 'rate limiter failed')
+          log.error({ err: error }, 'rate limiter or body reader failed')
           if (!res.headersSent) res.writeHead(500).end()
         })
       return

@@ -43,6 +43,21 @@ export const declined = (tool: string, where: 'client' | 'page' | 'cancelled') =
       : `The person declined this ${tool} call${where === 'page' ? ' on the approval page' : ''}. Nothing was changed. Do not retry unless they ask for it.`,
   )
 
+/**
+ * An "accept" to the approval question whose form did not say yes (`approve` false, missing, or
+ * not a yes or no): not the person's decline, and not a dismissal, but nothing was approved.
+ */
+export function answerDidNotApprove(tool: string, approve: unknown): CallToolResult {
+  const was = approve === false ? 'no' : approve === undefined ? 'missing' : 'not a yes or no'
+  const next =
+    approve === false
+      ? 'Do not retry unless the person asks for it.'
+      : `If the person wants this change, call ${tool} again to ask them anew.`
+  return failure(
+    `The answer to the approval question did not approve this ${tool} call (approve was ${was}). Nothing was changed. ${next}`,
+  )
+}
+
 export const approvalExpired = (tool: string) =>
   failure(
     `The approval of this ${tool} call expired (approvals last 10 minutes). Nothing was changed. Call ${tool} again to ask the person anew.`,

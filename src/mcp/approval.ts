@@ -10,6 +10,7 @@ import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
 import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
 import {
   alreadyUsed,
+  answerDidNotApprove,
   answerNotForThisCall,
   approvalExpired,
   askedOnPage,
@@ -144,7 +145,7 @@ export class ApprovalStep {
     if (!yes) {
       const decided = await this.approvals.decideFromClient(approvalId, call, 'decline')
       if (decided.ok || (decided.reason === 'decided' && decided.decision === 'declined'))
-        return stop(declined(definition.name, answer.action === 'cancel' ? 'cancelled' : 'client'))
+        return stop(notApproved(definition.name, answer))
       return stop(refusal(definition.name, decided))
     }
     if (!perCall) {
@@ -173,6 +174,16 @@ export class ApprovalStep {
         return stop(answerNotForThisCall(definition.name))
     }
   }
+}
+
+/** What the client's answer that approved nothing was, recorded as a decline. */
+function notApproved(
+  tool: string,
+  answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> },
+): CallToolResult {
+  if (answer.action === 'cancel') return declined(tool, 'cancelled')
+  if (answer.action === 'decline') return declined(tool, 'client')
+  return answerDidNotApprove(tool, answer.content?.approve)
 }
 
 /** Why a decision given in the client was not taken. */

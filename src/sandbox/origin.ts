@@ -3,10 +3,12 @@ import { bodyLimit } from 'hono/body-limit'
 import type { SandboxEnv, SandboxState } from './app.js'
 import { faultsAndRequestLog } from './control/traffic.js'
 import type { Dialect } from './dialect.js'
+import { MAX_BODY_BYTES } from './http/body.js'
 import { errorForStatus, payloadTooLarge, ProviderError } from './http/errors.js'
+import { answerOwnHostsOnly } from './http/host.js'
 import { rejectBadPercentEncoding } from './http/percent-encoding.js'
 
-export const MAX_BODY_BYTES = 1024 * 1024
+export { MAX_BODY_BYTES }
 
 /** Answers a provider error in the origin's own error shape. */
 export type ErrorRenderer = (error: ProviderError, path: string) => Response
@@ -33,8 +35,12 @@ export function serveOrigin(
   render: ErrorRenderer,
 ): void {
   app.use(bind(state, dialect))
+  // First: a request to a name that is not the sandbox's (DNS rebinding) does nothing at all.
+  app.use(answerOwnHostsOnly)
   app.use(faultsAndRequestLog)
   app.use(rejectBadPercentEncoding)
+  // A chunked body is read here as it arrives, and refused past 1 MiB unread; each reader then
+  // holds the body to its own bound (http/body.ts).
   app.use(
     bodyLimit({
       maxSize: MAX_BODY_BYTES,

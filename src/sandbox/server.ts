@@ -15,6 +15,7 @@ import { openSandboxDb, type SandboxDb } from './db/open.js'
 import { seedDialect } from './dialect.js'
 import { createGoogleApp } from './google/app.js'
 import { googleDialect } from './google/dialect.js'
+import { EarlyAnswerResponse } from './http/early-answers.js'
 
 export interface SandboxOptions {
   /** The seed dialect's origin S; 0 picks a free port. */
@@ -87,7 +88,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
 function listen(app: Hono<SandboxEnv>, hostname: string, port: number): Promise<ServerType> {
   return new Promise<ServerType>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, () => resolve(server))
+    // An answer sent while its request's body is still arriving says `Connection: close`.
+    const server = serve(
+      { fetch: app.fetch, port, hostname, serverOptions: { ServerResponse: EarlyAnswerResponse } },
+      () => resolve(server),
+    )
     server.once('error', reject)
   })
 }

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
 import { withStatementCache } from './statement-cache.js'
 
 /** The embedded engine's file, inside the data folder (the sandbox's lives in its own folder). */
@@ -23,10 +23,15 @@ class ConnectorSqliteDialect extends SqliteDialect {
   }
 }
 
-/** The embedded engine: one file in the data folder, for a single connector process. */
+/**
+ * The embedded engine: one file in the data folder, for a single connector process. The folder
+ * and the database files are for the connector's user only (owner-only.ts).
+ */
 export function sqliteDialect(dataDir: string): SqliteDialect {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  const database = new SQLite(join(dataDir, SQLITE_FILE))
+  ownerOnlyFolder(dataDir)
+  const file = join(dataDir, SQLITE_FILE)
+  ownerOnlyDatabase(file)
+  const database = new SQLite(file)
   database.pragma('journal_mode = WAL')
   database.pragma('synchronous = NORMAL')
   // Waits for a lock held by a backup or an admin command instead of failing at once.

@@ -4,7 +4,6 @@ import {
   existsSync,
   fsyncSync,
   linkSync,
-  mkdirSync,
   openSync,
   readFileSync,
   statSync,
@@ -12,6 +11,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { ownerOnlyFolder } from '../store/owner-only.js'
 import { VaultKeyError } from './errors.js'
 import { KEY_BYTES, parseKeyList, type VaultKey } from './keys.js'
 
@@ -48,7 +48,7 @@ export function loadOrCreateKeyFile(dataDir: string): KeyFile {
  */
 function createKeyFile(dataDir: string, path: string): boolean {
   if (existsSync(path)) return false
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  ownerOnlyFolder(dataDir)
   const staging = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
   const fd = openSync(staging, 'wx', 0o600)
   try {

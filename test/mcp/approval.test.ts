@@ -102,7 +102,21 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
   it.each([
     ['declines', { action: 'decline' } as const, /declined this update_task call/],
     ['dismisses the question', { action: 'cancel' } as const, /dismissed the approval/],
-    ['answers "no"', { action: 'accept', content: { approve: false } } as const, /declined/],
+    [
+      'answers "no"',
+      { action: 'accept', content: { approve: false } } as const,
+      /did not approve this update_task call \(approve was no\)/,
+    ],
+    [
+      'accepts without saying yes',
+      { action: 'accept', content: {} } as const,
+      /did not approve this update_task call \(approve was missing\)/,
+    ],
+    [
+      'accepts with an answer that is not a yes or no',
+      { action: 'accept', content: { approve: 'yes' } } as const,
+      /did not approve this update_task call \(approve was not a yes or no\)/,
+    ],
   ])('the person %s: nothing is changed, and the result says so', async (_, answer, says) => {
     const p = await connectedPerson()
     const assistant = await assistantV2(tasksMcp(), p.token, () => answer)

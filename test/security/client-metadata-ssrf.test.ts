@@ -10,7 +10,9 @@ import { metadataDocumentsForSuite } from '../support/metadata-documents.js'
  * refused (oidc-provider's protection) before anything is fetched, unless
  * DEV_ALLOW_LOOPBACK_CLIENT_METADATA lets a local MCP client serve its document on loopback, and
  * then only loopback. A refusal is a 400 page (never a redirect to an unverified client), and
- * nothing is issued or stored.
+ * nothing is issued or stored. A document is fetched at most once per request, and a refused one
+ * (slow, failing, or not a valid document) is not fetched again for a minute, by anyone: neither a
+ * slow URL nor an anonymous caller can make the connector fetch more than once per document.
  */
 
 /** A non-loopback address of this machine in a special-use range (private, documentation...). */
@@ -32,13 +34,24 @@ const tls = selfSignedCertificate([
   'DNS:localhost',
   ...(PRIVATE ? [`IP:${PRIVATE}`] : []),
 ])
-const documents = metadataDocumentsForSuite(tls, () => ({
-  client_name: 'Local Test Assistant',
-  redirect_uris: ['http://127.0.0.1:45123/callback'],
-  token_endpoint_auth_method: 'none',
-  grant_types: ['authorization_code', 'refresh_token'],
-  response_types: ['code'],
-}))
+/** Past oidc-provider's 2.5 s deadline for a document. */
+const SLOW_MS = 3_000
+const documents = metadataDocumentsForSuite(
+  tls,
+  (clientId) => ({
+    client_name: 'Local Test Assistant',
+    // A document under /invalid/ names a redirect URI the connector refuses.
+    redirect_uris: [
+      clientId.includes('/invalid/')
+        ? 'http://evil.example/callback'
+        : 'http://127.0.0.1:45123/callback',
+    ],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  }),
+  { delayMs: (path) => (path.startsWith('/slow/') ? SLOW_MS : 0) },
+)
 
 const documentClient = (host: string, path?: string): Client => ({
   client_id: documents.url(host, path),
@@ -50,12 +63,14 @@ const documentClient = (host: string, path?: string): Client => ({
 async function tryAuthorize(suite: ConnectorHarness, client: Client) {
   const before = documents.requests.length
   const holdings = await suite.holdings()
+  const started = performance.now()
   const res = await fetch(suite.authorizationUrl(client, 'tasks', suite.pkce()), {
     redirect: 'manual',
   })
   const answer = {
     status: res.status,
     text: await res.text(),
+    ms: performance.now() - started,
     fetched: documents.requests.length > before,
     location: res.headers.get('location'),
   }
@@ -108,5 +123,59 @@ describe('SSRF-safe fetching of client metadata documents', () => {
       expect(answer.location).toBeNull()
       expect(answer.fetched).toBe(false)
     })
+  })
+})
+
+describe('one fetch per document per request, and a memory of refusals', () => {
+  // The documents are on loopback, which the development switch lets through: what these tests
+  // look at is how often, and for how long, the connector fetches a document.
+  const suite = connectorForSuite({
+    connector: { allowLoopbackClientMetadata: true, extraCa: tls.cert },
+  })
+
+  function expectInvalidClient(answer: Awaited<ReturnType<typeof tryAuthorize>>, what: string) {
+    expect(answer.status, what).toBe(400)
+    expect(answer.text, what).toContain('invalid_client')
+    expect(answer.location, what).toBeNull()
+  }
+
+  it('a slow document holds a request for one deadline (2.5 s) and one fetch, then is not fetched for a minute', async () => {
+    const path = '/slow/client.json'
+    const first = await tryAuthorize(suite, documentClient('127.0.0.1', path))
+    expectInvalidClient(first, 'first request')
+    expect(documents.fetchesOf(path), 'outbound fetches for one request').toBe(1)
+    expect(first.ms).toBeGreaterThan(2_400)
+    expect(first.ms).toBeLessThan(4_000)
+
+    const second = await tryAuthorize(suite, documentClient('127.0.0.1', path))
+    expectInvalidClient(second, 'second request')
+    expect(second.fetched, 'fetched again within the minute').toBe(false)
+    expect(second.ms).toBeLessThan(1_000)
+  })
+
+  it('a document that is not valid is fetched once per request, then not for a minute', async () => {
+    const path = '/invalid/client.json'
+    const first = await tryAuthorize(suite, documentClient('127.0.0.1', path))
+    expect(first.status).toBe(400)
+    expect(first.location).toBeNull()
+    expect(documents.fetchesOf(path), 'outbound fetches for one request').toBe(1)
+
+    const second = await tryAuthorize(suite, documentClient('127.0.0.1', path))
+    expectInvalidClient(second, 'second request')
+    expect(second.fetched, 'fetched again within the minute').toBe(false)
+  })
+
+  it('a valid document is fetched once and the person is sent to the consent page', async () => {
+    const path = '/valid/client.json'
+    const client = documentClient('127.0.0.1', path)
+    for (const attempt of ['first', 'second']) {
+      const res = await fetch(suite.authorizationUrl(client, 'tasks', suite.pkce()), {
+        redirect: 'manual',
+      })
+      expect(res.status, attempt).toBe(303)
+      expect(res.headers.get('location'), attempt).toMatch(/\/consent\//)
+    }
+    // oidc-provider keeps an accepted document for its cache time (30 s at least).
+    expect(documents.fetchesOf(path)).toBe(1)
   })
 })

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { readBodyText } from '../http/body.js'
 
 /** Why a form body could not be read: the caller answers in its own error shape. */
 export class FormError extends Error {
@@ -8,15 +9,22 @@ export class FormError extends Error {
 const FORM_TYPE = 'application/x-www-form-urlencoded'
 
 /**
+ * The bound of a form: the sign-in and consent form, the token and revocation requests are a
+ * few hundred bytes; 16 KiB leaves room for long codes and tokens.
+ */
+export const MAX_FORM_BYTES = 16 * 1024
+
+/**
  * Reads an `application/x-www-form-urlencoded` body (what HTML forms and OAuth clients send).
- * A body without a content type is read as a form; any other type is refused.
+ * A body without a content type is read as a form; any other type is refused. Past 16 KiB, the
+ * provider's 413 (a ProviderError, which the origin renders).
  */
 export async function readForm(c: Context): Promise<URLSearchParams> {
   const type = c.req.header('content-type')
   if (type !== undefined && type.split(';')[0]!.trim().toLowerCase() !== FORM_TYPE) {
     throw new FormError(`Send the parameters as ${FORM_TYPE}, not ${type.split(';')[0]!.trim()}.`)
   }
-  return new URLSearchParams(await c.req.text())
+  return new URLSearchParams(await readBodyText(c, MAX_FORM_BYTES))
 }
 
 /** The names among `names` sent more than once (RFC 6749 §3.1: each at most once). */

@@ -7,6 +7,7 @@ import { SHORT_SCOPES } from '../auth/scopes.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
 import { faultSpec } from './faults.js'
+import { sameOriginOnly } from './same-origin.js'
 import { taskFixtureRoutes } from './task-fixtures.js'
 
 const tokenRequest = z
@@ -23,10 +24,12 @@ const tokenRequest = z
 
 /**
  * The control API (DESIGN §4): for tests and demos, unauthenticated by design, and only ever
- * served by the sandbox, which binds to loopback unless told otherwise.
+ * served by the sandbox, which binds to loopback unless told otherwise, answers to its own host
+ * names only (http/host.ts) and refuses requests from web pages of other origins here.
  */
 export function controlRoutes() {
   const control = new Hono<SandboxEnv>()
+  control.use(sameOriginOnly)
 
   control.post('/tokens', async (c) => {
     const { db, config } = c.var.sandbox

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, SqliteDialect, type KyselyPlugin } from 'kysely'
 import { sandboxMigrations } from './migrations.js'
+import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
 import type { SandboxDatabase } from './schema.js'
 
 export type SandboxDb = Kysely<SandboxDatabase>
@@ -14,9 +14,15 @@ export interface OpenOptions {
   plugins?: KyselyPlugin[]
 }
 
-/** Opens the sandbox's SQLite database and brings its schema up to date. */
+/**
+ * Opens the sandbox's SQLite database and brings its schema up to date; its folder and files are
+ * for the sandbox's user only (owner-only.ts).
+ */
 export async function openSandboxDb({ file, plugins = [] }: OpenOptions): Promise<SandboxDb> {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  if (file !== ':memory:') {
+    ownerOnlyFolder(dirname(file))
+    ownerOnlyDatabase(file)
+  }
   const sqlite = new SQLite(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')

@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { SandboxEnv } from '../app.js'
+import { MAX_BODY_BYTES, readBodyText } from '../http/body.js'
 import { errorForStatus } from '../http/errors.js'
 import { rawPath } from '../http/raw-path.js'
 import { enumNamesIn, enumNumbersIn } from './analytics-enums.js'
@@ -48,7 +49,7 @@ function requireLength(c: Ctx) {
 
 async function forwardedBody(c: Ctx, route: GoogleRoute): Promise<string | undefined> {
   if (c.req.method === 'GET' || c.req.method === 'DELETE') return undefined
-  const text = await c.req.text()
+  const text = await readBodyText(c, MAX_BODY_BYTES)
   if (!route.analytics || text.trim() === '') return text
   let body: unknown
   try {

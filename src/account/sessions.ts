@@ -9,7 +9,7 @@ import type { Store } from '../store/open.js'
  * signs nobody in. A session lasts 12 hours, whatever is done with it, and ends at sign-out.
  */
 
-export const SESSION_TTL_MS = 12 * 60 * 60_000
+const SESSION_TTL_MS = 12 * 60 * 60_000
 
 export interface PersonSession {
   /** The person: their subject at the provider. */

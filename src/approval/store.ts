@@ -10,8 +10,6 @@ import type { ApprovalTable } from '../store/schema.js'
 
 export type ApprovalRow = Selectable<ApprovalTable>
 
-export type ApprovalStatus = 'pending' | 'approved' | 'declined' | 'expired'
-
 /** An approval with the grant it belongs to, as the page and the decisions need it. */
 export interface ApprovalWithGrant extends ApprovalRow {
   /** The grant's person (their subject at the provider); null once the grant has ended. */

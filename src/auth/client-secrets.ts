@@ -24,7 +24,7 @@ export const hashClientSecret = (secret: string) =>
   isHashedClientSecret(secret) ? secret : digestOf(secret)
 
 /** Whether `presented` is the secret whose digest is `stored` (the digest itself never is). */
-export function clientSecretMatches(stored: string | undefined, presented: string): boolean {
+function clientSecretMatches(stored: string | undefined, presented: string): boolean {
   if (typeof stored !== 'string' || !isHashedClientSecret(stored)) return false
   const expected = Buffer.from(stored)
   const actual = Buffer.from(digestOf(presented))

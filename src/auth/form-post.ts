@@ -14,7 +14,7 @@ const MAX_FORM_BYTES = 4096
  * `Sec-Fetch-Site`, and send `Origin` with posts; clients that are not browsers send neither
  * (and have no cookies of the person to ride on).
  */
-export function isCrossSite(c: Context, publicUrl: string): boolean {
+function isCrossSite(c: Context, publicUrl: string): boolean {
   const site = c.req.header('sec-fetch-site')
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true
   const origin = c.req.header('origin')

@@ -29,11 +29,11 @@ import { allScopeNames, serviceOfResource } from './resources.js'
  */
 
 /** Access tokens are short-lived: revocation cuts them at once anyway (no cache). */
-export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60
+const ACCESS_TOKEN_TTL_SECONDS = 10 * 60
 /** A refresh token that is not used for this long expires; each rotation starts it again. */
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 /** A grant ends after a year whatever happens: the person connects again. */
-export const GRANT_TTL_SECONDS = 365 * 24 * 60 * 60
+const GRANT_TTL_SECONDS = 365 * 24 * 60 * 60
 
 /** Every oidc-provider route lives under this path (plus its discovery document). */
 export const OAUTH_PATH_PREFIX = '/oauth/'
@@ -58,7 +58,7 @@ export const ROUTES = {
   credential: '/oauth/credential',
 } as const
 
-export const consentPath = (uid: string) => `/consent/${uid}`
+const consentPath = (uid: string) => `/consent/${uid}`
 
 export interface AuthorizationServerDeps {
   config: Pick<ConnectorConfig, 'publicUrl' | 'allowLoopbackClientMetadata' | 'extraCa'>

@@ -16,9 +16,6 @@ export function serviceOfResource(publicUrl: string, resource: unknown): Service
   return isServiceName(name) && resourceOf(publicUrl, name) === resource ? name : undefined
 }
 
-export const allResources = (publicUrl: string) =>
-  SERVICE_NAMES.map((service) => resourceOf(publicUrl, service))
-
 /** Every short scope name of every service: what the authorization server's metadata lists. */
 export const allScopeNames = () =>
   SERVICE_NAMES.flatMap((service) => SERVICES[service].scopes.map((scope) => scope.name))

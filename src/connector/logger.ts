@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'p
  * "What is kept"): nothing logs a body, request logs carry the path without its query string,
  * and these paths are redacted wherever a field of that name turns up anyway.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'authorization',
   'cookie',
   'headers.authorization',

@@ -22,7 +22,7 @@ export function declaredLength(value: string | null | undefined): number | undef
 /**
  * A web request's body as text, at most `maxBytes`. With its length declared, `text()` reads it:
  * on Node, Hono's adapter then reads the socket directly, where reading `request.body` would
- * first build a web stream and a full Request (measured: 8 % of the CPU of an MCP ping).
+ * first build a web stream and a full Request (docs/decisions.md, "Connector hot path").
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string | TooLarge> {
   const declared = declaredLength(request.headers.get('content-length'))

@@ -6,8 +6,9 @@ import {
 import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
 import type { ChangeDescription, ToolDefinition } from '../services/definition.js'
 import type { ProviderProfile } from '../services/profiles/index.js'
-import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
+import type { UpstreamApi } from '../upstream/index.js'
 import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
+import type { ToolGrant } from './grant-access.js'
 import {
   alreadyUsed,
   answerDidNotApprove,
@@ -37,11 +38,6 @@ import { providerReader } from './provider-reader.js'
 
 export type Clearance =
   { go: true; ifMatch?: string } | { go: false; result: CallToolResult | InputRequiredResult }
-
-/** The grant a tool call runs as: its id binds approvals; it reads from the provider. */
-export interface ToolGrant extends ApiGrant {
-  readonly link: { readonly grantId: string }
-}
 
 const stop = (result: CallToolResult | InputRequiredResult): Clearance => ({ go: false, result })
 

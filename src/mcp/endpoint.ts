@@ -49,7 +49,7 @@ export interface McpEndpointDeps {
   version?: string
 }
 
-export const mcpPath = (service: ServiceName) => `/${service}/mcp`
+const mcpPath = (service: ServiceName) => `/${service}/mcp`
 
 /** The largest request body read; the SDK's own bound. */
 const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE

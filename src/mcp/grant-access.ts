@@ -1,8 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server'
 import type { GrantLink, Grants } from '../auth/grants.js'
 import { SERVICES } from '../services/catalog.js'
-import { CredentialRevokedError } from '../upstream/index.js'
-import type { ToolGrant } from './approval.js'
+import { CredentialRevokedError, type ApiGrant } from '../upstream/index.js'
 
 /**
  * A request's way to the provider: the upstream access token of the grant its bearer token
@@ -21,8 +20,13 @@ export interface UpstreamTokens {
   afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string>
 }
 
-export const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
+const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
   `The connection to ${SERVICES[link.service].title} was revoked at the provider: connect the service again.`
+
+/** The grant a tool call runs as: its id binds approvals; it reads from the provider. */
+export interface ToolGrant extends ApiGrant {
+  readonly link: { readonly grantId: string }
+}
 
 /** The request's grant, put into `authInfo.extra` by the endpoint after authentication. */
 export const grantOf = (ctx: ServerContext) =>

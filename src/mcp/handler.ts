@@ -18,19 +18,17 @@ import type { ServiceTools, ToolCaller } from './tools.js'
  * over a lean per-request server.
  *
  * Why a low-level `Server` per request, and not the stock `McpServer` factory nor one shared
- * instance. Measured on this two-core machine (`npm run bench`, bench/mcp-handler.ts: a
- * `list_tasks` call answered with a constant 20-task page, Hono, autocannon with 10 connections
- * in the same process), calls/s for 2026-07-28 / 2025-11-25 requests:
+ * instance (the figures are in docs/decisions.md, "MCP tools layer"; `npm run bench` measures
+ * both in bench/mcp-handler.ts):
  *
  * - stock: an `McpServer` with `registerTool` per request, the SDK reading the body from a clone
- *   of the Request: ~760 / ~360-960. Every request rebuilds the tool table, every `tools/list`
- *   converts the zod schemas to JSON Schema again, and the clone alone cost two thirds of a
- *   request in an earlier measurement (930 -> 2,900 calls/s once the body was read once).
+ *   of the Request. Every request rebuilds the tool table, every `tools/list` converts the zod
+ *   schemas to JSON Schema again, and the clone costs most of a request.
  * - ours: a low-level `Server` per request whose `tools/list` answer (JSON Schema generated once,
  *   at startup: tools.ts) and `tools/call` handler are shared, the body read once by the endpoint
- *   and handed over as `parsedBody`: ~2,800-3,200 / ~2,150-2,450. Constructing the `Server` is a
- *   few small maps; what is left is the SDK's own protocol work (~0.3 ms a request).
- * - one instance reused across requests (a pool of idle instances): at best +30 % over ours, and
+ *   and handed over as `parsedBody`. Constructing the `Server` is a few small maps; what is left
+ *   is the SDK's own protocol work.
+ * - one instance reused across requests (a pool of idle instances): a little faster, and
  *   unsafe. The SDK refuses an instance still connected to another exchange, and an instance
  *   keeps per-request state after it (its negotiated era, the client's identity and
  *   capabilities): a 2025-11-25 call answered by an instance that had served a 2026-07-28 one

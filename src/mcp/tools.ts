@@ -12,7 +12,8 @@ import type { ToolDefinition } from '../services/definition.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import { UpstreamApiError, type UpstreamApi } from '../upstream/index.js'
-import type { ApprovalStep, ToolGrant } from './approval.js'
+import type { ApprovalStep } from './approval.js'
+import type { ToolGrant } from './grant-access.js'
 import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
@@ -40,8 +41,8 @@ import {
  * - `countersign/accessMode`: for a change, how the person approves each call, "auth-token" or
  *   "per-call" (the seed's access modes).
  */
-export const SCOPE_META = 'countersign/scope'
-export const ACCESS_MODE_META = 'countersign/accessMode'
+const SCOPE_META = 'countersign/scope'
+const ACCESS_MODE_META = 'countersign/accessMode'
 
 interface ServedTool {
   definition: ToolDefinition

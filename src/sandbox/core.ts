@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from './app.js'
 import { analyticsRoutes } from './analytics/routes.js'
 import { searchRoutes } from './search/routes.js'
+import type { SandboxEnv } from './state.js'
 import { taskRoutes } from './tasks/routes.js'
 
 /**

@@ -1,17 +1,15 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { SandboxEnv, SandboxState } from './app.js'
 import { faultsAndRequestLog } from './control/traffic.js'
 import type { Dialect } from './dialect.js'
 import { MAX_BODY_BYTES } from './http/body.js'
 import { errorForStatus, payloadTooLarge, ProviderError } from './http/errors.js'
 import { answerOwnHostsOnly } from './http/host.js'
 import { rejectBadPercentEncoding } from './http/percent-encoding.js'
-
-export { MAX_BODY_BYTES }
+import type { SandboxEnv, SandboxState } from './state.js'
 
 /** Answers a provider error in the origin's own error shape. */
-export type ErrorRenderer = (error: ProviderError, path: string) => Response
+type ErrorRenderer = (error: ProviderError, path: string) => Response
 
 /** Gives the handlers the shared state and the dialect of the origin they answer for. */
 export const bind =

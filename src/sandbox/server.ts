@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { KyselyPlugin } from 'kysely'
-import { createSandboxApp, type SandboxEnv, type SandboxState } from './app.js'
+import { PropertyQuotas } from './analytics/quota.js'
+import { createSandboxApp } from './app.js'
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_SCOPE_PREFIX,
@@ -16,6 +17,7 @@ import { seedDialect } from './dialect.js'
 import { createGoogleApp } from './google/app.js'
 import { googleDialect } from './google/dialect.js'
 import { EarlyAnswerResponse } from './http/early-answers.js'
+import type { SandboxEnv, SandboxState } from './state.js'
 
 export interface SandboxOptions {
   /** The seed dialect's origin S; 0 picks a free port. */
@@ -56,7 +58,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     scopePrefix: options.scopePrefix ?? DEFAULT_SCOPE_PREFIX,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   }
-  const state: SandboxState = { db, config, faults: new FaultBook(), requests: new RequestLog() }
+  const state: SandboxState = {
+    db,
+    config,
+    faults: new FaultBook(),
+    requests: new RequestLog(),
+    quotas: new PropertyQuotas(),
+  }
   const servers: ServerType[] = []
   try {
     const seed = await listen(createSandboxApp(state, seedDialect(config)), host, options.port)

@@ -1,10 +1,13 @@
 import type { z } from 'zod'
 import type { ServiceName } from './catalog.js'
+import { toolInput } from './inputs.js'
+import type { ChangeRow, ToolRow } from './table.js'
 
 /**
- * One tool of one service, declared once. The MCP listing, input validation, the upstream
- * request, the approval message and the docs are all derived from this: adding a tool is adding
- * one definition. Nothing here knows about transport, auth or storage.
+ * One tool of one service, declared once: its row of the seed's table (src/services/table.ts)
+ * and what defineTool adds to it. The MCP listing, input validation, the upstream request, the
+ * approval message and docs/tools.md are all derived from this: adding a tool is adding a row
+ * and its definition. Nothing here knows about transport, auth or storage.
  */
 export interface ToolDefinition<
   Input extends z.ZodObject = z.ZodObject,
@@ -25,15 +28,15 @@ export interface ToolDefinition<
   input: Input
   /** The input fields sent as query parameters. */
   query: readonly string[]
-  /** 'rest': every field not in the path or the query is a field of the JSON body. */
+  /** 'rest': every field not in the path or the query is a field of the JSON body (derived). */
   body: 'rest' | 'none'
   /** What a successful call returns: the upstream resource or page, as `structuredContent`. */
   output: Output
   /** The short scope the tool needs (the seed's permission table). */
   scope: string
-  /** Safe to send again when the outcome of a call is unknown (reads; not creates). */
+  /** Safe to send again when the outcome of a call is unknown (derived: reads; not creates). */
   idempotent: boolean
-  /** MCP hints; a client may ignore them, which is why approval is enforced by the server. */
+  /** MCP hints (derived); a client may ignore them, which is why the server enforces approval. */
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean }
   /**
    * What a successful answer without a body stands for (a DELETE's 204, a PUT's empty 200): the
@@ -63,13 +66,69 @@ export interface ProviderRead {
   path: string
 }
 
-/** A definition, typed by its own schemas (so `describe` and hooks see their arguments' types). */
-export const defineTool = <I extends z.ZodObject, O extends z.ZodType>(
-  tool: ToolDefinition<I, O>,
-): ToolDefinition<I, O> => tool
+/** The input's fields: path parameters, query parameters and body fields side by side. */
+type Args<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape, z.core.$strict>>
+
+/**
+ * What a definition adds to its row: what a model and a person read, the input and output, and
+ * the hooks. A change must say how it reads to the person; a read has nothing to approve.
+ */
+export type ToolDetail<Row extends ToolRow, Shape extends z.ZodRawShape, O extends z.ZodType> = {
+  title: string
+  description: string
+  /** The input's fields; unknown ones are refused by name (toolInput). */
+  input: Shape
+  /** Rules across fields, checked once each field is valid. */
+  check?: (args: Args<Shape>, ctx: z.RefinementCtx<Args<Shape>>) => void
+  query: readonly (keyof Shape & string)[]
+  output: O
+  answerWithoutBody?: (args: Args<Shape>) => Record<string, unknown>
+  preflight?: (args: Args<Shape>, provider: ProviderReader) => Promise<string | undefined>
+} & (Row extends ChangeRow
+  ? { approval: Omit<ApprovalPolicy<Args<Shape>>, 'mode'> }
+  : { approval?: never })
+
+/**
+ * A tool's definition: its row of the seed's table and its detail. What the row decides is
+ * derived here. A read is read-only and idempotent. A change is sent again after a lost answer
+ * only where its method allows: PUT and DELETE are idempotent, and so are these PATCHes, which
+ * set fields to the values given, under If-Match; a POST creates, or (a move with no `previous`)
+ * places anew, so it is sent once. Only a DELETE destroys.
+ */
+export function defineTool<Row extends ToolRow, Shape extends z.ZodRawShape, O extends z.ZodType>(
+  row: Row,
+  detail: ToolDetail<Row, Shape, O>,
+): ToolDefinition<z.ZodObject<Shape, z.core.$strict>, O> {
+  const { service, name, method, path, scope, access } = row
+  const { input, check, query, approval, ...rest } = detail
+  const fields = toolInput(name, input)
+  const idempotent = access === undefined || IDEMPOTENT_CHANGES.includes(method)
+  const inPath = pathParamsOf(path)
+  const sent = Object.keys(input).filter((f) => !inPath.includes(f) && !query.includes(f))
+  return {
+    service,
+    name,
+    method,
+    path,
+    ...rest,
+    input: check ? fields.superRefine(check) : fields,
+    query,
+    // Whatever is neither in the path nor in the query is the JSON body.
+    body: sent.length ? 'rest' : 'none',
+    scope,
+    idempotent,
+    annotations:
+      access === undefined
+        ? READ_HINTS
+        : { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: idempotent },
+    ...(approval && access && { approval: { mode: access, ...approval } }),
+  }
+}
+
+const IDEMPOTENT_CHANGES: readonly HttpMethod[] = ['PUT', 'PATCH', 'DELETE']
 
 /** The MCP hints of every read. */
-export const READ_HINTS = { readOnlyHint: true, idempotentHint: true } as const
+const READ_HINTS = { readOnlyHint: true, idempotentHint: true } as const
 
 /** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
 export type AccessMode = 'auth-token' | 'per-call'

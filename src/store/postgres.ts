@@ -2,7 +2,7 @@ import pg from 'pg'
 import { PostgresDialect } from 'kysely'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
-export const DEFAULT_POOL_SIZE = 10
+const DEFAULT_POOL_SIZE = 10
 const MAX_POOL_SIZE = 1000
 
 /** Selects PostgreSQL: the only URLs DATABASE_URL accepts. */

@@ -11,7 +11,7 @@ import { OAuthClient } from './oauth-client.js'
  * callback. The PKCE verifier (and a sign-in's return path) are sealed by the vault.
  */
 
-export const PENDING_TTL_MS = 10 * 60_000
+const PENDING_TTL_MS = 10 * 60_000
 /** Expired rows are kept a while longer, so that a late return is told "expired", not "unknown". */
 const KEEP_EXPIRED_MS = 60 * 60_000
 
@@ -36,7 +36,7 @@ export type Pending = PendingAuthorization | PendingSignIn
 export type Taken<K extends CallbackKind> =
   { status: 'taken'; pending: Extract<Pending, { kind: K }> } | { status: 'unknown' | 'expired' }
 
-export const stateHash = (state: string) => createHash('sha256').update(state).digest('hex')
+const stateHash = (state: string) => createHash('sha256').update(state).digest('hex')
 
 /** Sealed fields are bound to their row and field: a value copied elsewhere does not open. */
 const binding = (hash: string, field: 'code_verifier' | 'return_to') =>

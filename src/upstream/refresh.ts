@@ -30,7 +30,7 @@ const LEASE_MARGIN_MS = 5_000
  * A token obtained by a refresh after a 401 that is itself rejected this soon means the provider
  * no longer honours the credential (DESIGN §5: "401 after one refresh").
  */
-export const REJECTED_AGAIN_WINDOW_MS = 5 * 60_000
+const REJECTED_AGAIN_WINDOW_MS = 5 * 60_000
 
 export interface RefresherDeps {
   client: OAuthClient

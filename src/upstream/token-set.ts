@@ -24,7 +24,7 @@ const tokenSetSchema = z.object({
 export type TokenSet = z.infer<typeof tokenSetSchema>
 
 /** Refresh this long before the provider's expiry, so that a token never expires mid-call. */
-export const REFRESH_MARGIN_MS = 60_000
+const REFRESH_MARGIN_MS = 60_000
 
 /**
  * The token set from a token endpoint answer. A refresh answer often leaves out what did not

@@ -11,7 +11,7 @@ export interface VaultKey {
   readonly secret: KeyObject
 }
 
-export const KEY_FORMAT =
+const KEY_FORMAT =
   'one or more 32-byte keys separated by commas, each as 64 hex digits or as base64 ' +
   '(44 characters; generate one with `openssl rand -base64 32`); the first key seals, all keys open'
 

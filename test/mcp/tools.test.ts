@@ -1,15 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import {
-  ERAS,
-  mcpClientWithToken,
-  resultText,
-  structuredResult,
-  type Era,
-} from '../support/mcp-client.js'
+import { ERAS } from '../support/mcp-client.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
-import { connectorForSuite, type Person } from '../support/connector.js'
+import { connectorForSuite } from '../support/connector.js'
+import { serviceTools } from '../support/service-tools.js'
 import { taskFixtures } from './fixtures.js'
 
 /**
@@ -21,25 +16,8 @@ import { taskFixtures } from './fixtures.js'
 const suite = connectorForSuite()
 
 const READS = ['get_task', 'list_task_lists', 'list_tasks']
-const definition = (name: string) => TASK_TOOLS.find((tool) => tool.name === name)!
-
+const { definition, newPerson, structured, text } = serviceTools(suite, 'tasks', 'tools')
 const { seed, upstreamCalls } = taskFixtures(suite)
-
-let people = 0
-async function newPerson(era: Era, scope?: string) {
-  const person: Person = suite.person(`tools-${era.slice(0, 4)}-${++people}`)
-  const { tokens } = await suite.connect({ person, service: 'tasks', scope })
-  const { client, versions } = await mcpClientWithToken(
-    suite.resource('tasks'),
-    tokens.access_token,
-    era,
-  )
-  return { person, tokens, client, versions }
-}
-
-const structured = (name: string, result: CallToolResult) =>
-  structuredResult(definition(name), result)
-const text = resultText
 
 describe.each(ERAS)('the task tools, protocol %s', (era) => {
   it('tools/list: the eight tools, with input and output schemas, hints, scope and access mode', async () => {

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_BODY_BYTES } from '../../src/sandbox/origin.js'
+import { MAX_BODY_BYTES } from '../../src/sandbox/http/body.js'
 import { providerError, sandboxForSuite, type ApiResponse } from '../support/sandbox.js'
 
 const sandbox = sandboxForSuite()

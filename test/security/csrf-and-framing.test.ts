@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite, csrfOf, firstAnswer, type Person } from '../support/connector.js'
 import { sandboxForSuite } from '../support/sandbox.js'
 import { sandboxAccount } from '../sandbox/account/account.js'
-import { authorizeUrl, pkcePair, postForm, validParams } from '../sandbox/oauth/person.js'
+import { authorizeUrl, pkcePair, postForm, validParams } from '../sandbox/auth/person.js'
 
 /**
  * DESIGN §7 "CSRF and anti-framing on every page": every HTML page of the connector (consent,

@@ -107,7 +107,9 @@ export class AuthorizationFlow {
 
   /** Dynamic client registration; a public client (PKCE, no secret) unless told otherwise. */
   async registerClient(metadata: Record<string, unknown> = {}): Promise<Client> {
-    const redirectUri = `http://127.0.0.1:${40000 + Math.floor(Math.random() * 20000)}/callback`
+    // Nothing listens there: the browser stops at it. Its port is below the ephemeral range
+    // (32768 and up on Linux) that the tests' own servers get, so it can never be one of theirs.
+    const redirectUri = `http://127.0.0.1:${20000 + Math.floor(Math.random() * 10000)}/callback`
     const res = await this.request('POST', '/oauth/register', {
       json: {
         client_name: 'Test assistant',

@@ -9,7 +9,7 @@ import { openStore, type Store } from '../../src/store/open.js'
 import { Upstream } from '../../src/upstream/index.js'
 import { Vault } from '../../src/vault/vault.js'
 import type { sandboxForSuite } from '../support/sandbox.js'
-import { consentForm, postForm } from '../sandbox/oauth/person.js'
+import { consentForm, postForm } from '../sandbox/auth/person.js'
 
 /** The connector's side of the tests: an Upstream against the suite's sandbox, and a person. */
 

@@ -1,12 +1,12 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import type { SandboxEnv } from '../app.js'
 import { CROSS_SITE_MESSAGE, isCrossSitePost } from '../auth/cross-site.js'
 import { FormError, readForm } from '../auth/form.js'
 import { listConnections, revokeClient } from '../auth/grants.js'
 import { scopeInWords } from '../auth/scope-words.js'
 import { fullScope } from '../auth/scopes.js'
 import { page } from '../http/page.js'
+import type { SandboxEnv } from '../state.js'
 import { currentUser, signInForm } from './session.js'
 
 const HERE = '/account/connections'

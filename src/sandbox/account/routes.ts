@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../app.js'
+import type { SandboxEnv } from '../state.js'
 import { revokeConnection, showConnections } from './connections.js'
 import { signIn, signOut } from './session.js'
 

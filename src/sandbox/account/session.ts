@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { html } from 'hono/html'
-import type { SandboxEnv } from '../app.js'
 import { CROSS_SITE_MESSAGE, isCrossSitePost } from '../auth/cross-site.js'
 import { FormError, readForm } from '../auth/form.js'
 import { hashSecret, randomToken } from '../auth/secrets.js'
 import { page } from '../http/page.js'
+import type { SandboxEnv } from '../state.js'
 import { ensureUser, userName } from './users.js'
 
 /*
@@ -46,7 +46,7 @@ export async function startSession(c: Context<SandboxEnv>, user: string): Promis
 }
 
 /** Signs this browser out. */
-export async function endSession(c: Context<SandboxEnv>): Promise<void> {
+async function endSession(c: Context<SandboxEnv>): Promise<void> {
   await forgetSession(c)
   deleteCookie(c, COOKIE, { path: '/' })
 }
@@ -63,7 +63,7 @@ async function forgetSession(c: Context<SandboxEnv>): Promise<void> {
 const DEFAULT_NEXT = '/account/connections'
 
 /** Where to go after signing in: only a path on this origin (one leading `/`), else the default. */
-export function safeNext(next: string | null | undefined): string {
+function safeNext(next: string | null | undefined): string {
   if (!next || !/^\/(?![/\\])/.test(next) || /[\\\p{Cc}\s]/u.test(next)) return DEFAULT_NEXT
   try {
     const base = 'http://sandbox.invalid'

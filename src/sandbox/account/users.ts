@@ -9,7 +9,7 @@ export const userName = z
   .max(64, 'user must be at most 64 characters')
   .regex(/^[A-Za-z0-9._@+-]+$/, 'user may hold only letters, digits and . _ @ + -')
 
-export const DEFAULT_LIST_TITLE = 'My Tasks'
+const DEFAULT_LIST_TITLE = 'My Tasks'
 
 /** Creates the user on first use, with the default list "My Tasks". Idempotent. */
 export async function ensureUser(db: SandboxDb, user: string): Promise<void> {

@@ -1,13 +1,12 @@
-import type { LocalNow } from './calendar.js'
+import type { LocalNow } from '../synthetic/calendar.js'
 import type { CoreDimension } from './catalog.js'
 import type { DayBlock } from './day.js'
 import { dayBlock } from './day-cache.js'
 import type { Scope } from './fields.js'
 import type { CellTest } from './filters.js'
-import { M, MEASURE_COUNT, SESSION_CELL_MEASURES, SESSION_MEASURES } from './measures.js'
+import { addEvents, keyEventsOf, M, SESSION_CELL_MEASURES, SESSION_MEASURES } from './measures.js'
 import type { PropertyProfile } from './property.js'
-import { OTHER, type SumRow } from './table.js'
-import { EVENT_NAMES, eventIndex } from './vocabulary.js'
+import { newGroup, RowGroups, sumOfRows, type Group, type SumRow } from './rows.js'
 
 /**
  * The first half of a core report: the cells of each day of each date range, filtered by the
@@ -21,7 +20,7 @@ export interface DayRange {
   last: number
 }
 
-export interface AddUpSpec {
+interface AddUpSpec {
   profile: PropertyProfile
   scope: Scope
   ranges: readonly DayRange[]
@@ -34,59 +33,18 @@ export interface AddUpSpec {
   totals: boolean
 }
 
-interface Group extends SumRow {
-  /** The session cell whose users were last added here, so that they are added once. */
-  last: number
-}
-
-/**
- * Past this many distinct rows, new combinations are added to one "(other)" row per range, as
- * the real API does for reports of high cardinality (and says so: dataLossFromOtherRow). It
- * bounds the memory a report can take.
- */
-export const MAX_DISTINCT_ROWS = 100_000
-
-const PAGE_VIEW = eventIndex('page_view')
-const PURCHASE = eventIndex('purchase')
-
 export function addUp(spec: AddUpSpec) {
-  const keyEvent = EVENT_NAMES.map((name) => spec.profile.site.keyEvents.includes(name))
-  const groups = new Map<string, Group>()
+  const keyEvent = keyEventsOf(spec.profile.site)
+  const groups = new RowGroups(spec.dimensions, spec.ranges.length)
   const totals: Group[] = spec.ranges.map((_, range) => newGroup([], range))
-  const { dimensions } = spec
-  const codes: number[] = new Array(dimensions.length)
-
-  const others: Group[] = []
   const add = (to: Group, block: DayBlock, s: number, x: number, session: number) =>
     addCell(spec, keyEvent, to, block, s, x, session)
-  /** The row of a key: found, new, or once there are too many, the range's "(other)" row. */
-  const rowOf = (key: string, range: number, create: boolean) => {
-    let group = groups.get(key)
-    if (group) return group
-    if (groups.size < MAX_DISTINCT_ROWS && create) {
-      groups.set(key, (group = newGroup([...codes], range)))
-      return group
-    }
-    return (others[range] ??= newGroup(
-      dimensions.map(() => OTHER),
-      range,
-    ))
-  }
-  /** The key of a cell's row; it leaves the cell's dimension codes in `codes`. */
-  const keyOf = (block: DayBlock, s: number, x: number, range: number) => {
-    let key = spec.ranges.length > 1 ? `${range}` : ''
-    for (let i = 0; i < dimensions.length; i++) {
-      codes[i] = dimensions[i]!.code(block, s, x)
-      key += `,${codes[i]}`
-    }
-    return key
-  }
 
   scan(spec, (block, s, x, range, session) => {
-    add(rowOf(keyOf(block, s, x, range), range, true), block, s, x, session)
+    add(groups.rowOf(block, s, x, range), block, s, x, session)
     if (spec.totals) add(totals[range]!, block, s, x, session)
   })
-  const rows = [...groups.values(), ...others.filter(Boolean)]
+  const rows = groups.rows()
 
   /**
    * Totals of the rows kept: all rows' totals, a sum, or for event reports a second count. Only
@@ -94,29 +52,16 @@ export function addUp(spec: AddUpSpec) {
    */
   const totalSums = (kept: readonly SumRow[]): Float64Array[] => {
     if (kept.length === rows.length) return totals.map((t) => t.sums)
+    if (spec.scope !== 'event') return sumOfRows(kept, spec.ranges.length)
     const sums = spec.ranges.map((_, range) => newGroup([], range))
-    if (spec.scope !== 'event') {
-      for (const row of kept)
-        for (let m = 0; m < MEASURE_COUNT; m++)
-          sums[row.range]!.sums[m] = sums[row.range]!.sums[m]! + row.sums[m]!
-      return sums.map((t) => t.sums)
-    }
     const keep = new Set(kept)
     scan(spec, (block, s, x, range, session) => {
-      if (keep.has(rowOf(keyOf(block, s, x, range), range, false)))
-        add(sums[range]!, block, s, x, session)
+      if (keep.has(groups.rowOf(block, s, x, range, false))) add(sums[range]!, block, s, x, session)
     })
     return sums.map((t) => t.sums)
   }
-  return { rows, totalSums, dataLossFromOtherRow: others.length > 0 }
+  return { rows, totalSums, dataLossFromOtherRow: groups.overflowed }
 }
-
-const newGroup = (codes: number[], range: number): Group => ({
-  codes,
-  range,
-  sums: new Float64Array(MEASURE_COUNT),
-  last: -1,
-})
 
 type Visit = (block: DayBlock, s: number, x: number, range: number, session: number) => void
 
@@ -181,11 +126,11 @@ function addCell(
     for (const m of SESSION_MEASURES) sums[m] = sums[m]! + measures[m]![s]!
   }
   const events = block.events
-  const n = events.events[x]!
-  const name = events.name[x]!
-  sums[M.eventCount] = sums[M.eventCount]! + n
-  if (name === PAGE_VIEW) sums[M.screenPageViews] = sums[M.screenPageViews]! + n
-  if (keyEvent[name]) sums[M.keyEvents] = sums[M.keyEvents]! + n
-  if (name === PURCHASE) sums[M.transactions] = sums[M.transactions]! + n
-  sums[M.purchaseRevenue] = sums[M.purchaseRevenue]! + Math.round(events.revenue[x]! * rate)
+  addEvents(
+    sums,
+    events.name[x]!,
+    events.events[x]!,
+    Math.round(events.revenue[x]! * rate),
+    keyEvent,
+  )
 }

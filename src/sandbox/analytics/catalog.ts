@@ -1,4 +1,4 @@
-import { compactDate, pad2 } from './calendar.js'
+import { calendarDay, pad2 } from '../synthetic/calendar.js'
 import type { DayBlock } from './day.js'
 import {
   distinct,
@@ -32,6 +32,12 @@ export interface Catalog {
   profile: PropertyProfile
   dimensions: ReadonlyMap<string, CoreDimension>
   metrics: ReadonlyMap<string, Metric>
+}
+
+/** `YYYYMMDD`, as the `date` dimension shows a day. */
+function compactDate(day: number): string {
+  const { year, month, dayOfMonth } = calendarDay(day)
+  return `${year}${pad2(month)}${pad2(dayOfMonth)}`
 }
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
@@ -193,7 +199,7 @@ const metric = (
 const money = (cents: number) => cents / 100
 
 // prettier-ignore
-export const CORE_METRICS: readonly Metric[] = [
+const CORE_METRICS: readonly Metric[] = [
   metric('activeUsers', 'Active users', 'User', 'TYPE_INTEGER', 'session',
     'The number of distinct users who visited the site.', (m) => m[M.activeUsers]!),
   metric('newUsers', 'New users', 'User', 'TYPE_INTEGER', 'session',

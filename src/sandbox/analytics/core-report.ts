@@ -1,11 +1,11 @@
 import { invalidArgument } from '../http/errors.js'
+import { localNow, parseDay } from '../synthetic/calendar.js'
 import { addUp, type DayRange } from './aggregate.js'
-import { localNow, resolveDate } from './calendar.js'
 import { catalogOf } from './catalog.js'
 import { compatibleScope } from './compatibility.js'
 import { dimensionTest, metricTest } from './filters.js'
 import type { PropertyProfile } from './property.js'
-import { chargeReport } from './quota.js'
+import type { PropertyQuotas } from './quota.js'
 import type { ReportRequest } from './request.js'
 import {
   checkProperty,
@@ -20,7 +20,12 @@ import { reportTable } from './table.js'
 import { USD_RATES } from './vocabulary.js'
 
 /** runReport: one core report of a property, as `POST /properties/{id}/report` answers it. */
-export function runReport(profile: PropertyProfile, request: ReportRequest, now = Date.now()) {
+export function runReport(
+  profile: PropertyProfile,
+  request: ReportRequest,
+  quotas: PropertyQuotas,
+  now = Date.now(),
+) {
   if (request.cohortSpec !== undefined) throw notSupported('cohortSpec')
   if (request.comparisons !== undefined) throw notSupported('comparisons')
   checkProperty(request.property, profile.id)
@@ -67,7 +72,7 @@ export function runReport(profile: PropertyProfile, request: ReportRequest, now 
     keepEmptyRows: request.keepEmptyRows === true,
     totalSums,
   })
-  const quota = chargeReport(profile.id, now)
+  const quota = quotas.charge(profile.id, now)
   return {
     ...table,
     metadata: {
@@ -81,6 +86,22 @@ export function runReport(profile: PropertyProfile, request: ReportRequest, now 
 }
 
 const MAX_DATE_RANGES = 4
+
+const RELATIVE_DATE = /^(today|yesterday|(\d{1,5})daysAgo)$/
+/** This API has always refused dates before the year 100 (search analytics takes them). */
+const FIRST_DATE = parseDay('0100-01-01')!
+
+/** The day a request's date names, relative dates counted back from `today`. */
+function resolveDate(text: string, today: number): number | undefined {
+  const relative = RELATIVE_DATE.exec(text)
+  if (relative) {
+    if (relative[1] === 'today') return today
+    if (relative[1] === 'yesterday') return today - 1
+    return today - Number(relative[2])
+  }
+  const day = parseDay(text)
+  return day !== undefined && day >= FIRST_DATE ? day : undefined
+}
 
 function dateRanges(
   ranges: ReportRequest['dateRanges'],

@@ -1,7 +1,7 @@
-import { calendarDay, type CalendarDay } from './calendar.js'
-import { MEASURE_COUNT, M, SESSION_CELL_MEASURES } from './measures.js'
+import { calendarDay, type CalendarDay } from '../synthetic/calendar.js'
+import { Mulberry32, seedOf, Weighted, type Random } from '../synthetic/random.js'
+import { addEvents, keyEventsOf, M, MEASURE_COUNT, SESSION_CELL_MEASURES } from './measures.js'
 import type { PropertyProfile } from './property.js'
-import { around, randomFrom, seedOf, Weighted } from './random.js'
 import {
   DIURNAL,
   eventIndex,
@@ -21,7 +21,7 @@ import {
  * views start on the landing page, and so on.
  */
 
-export interface SessionCells {
+interface SessionCells {
   count: number
   hour: Uint8Array
   place: Uint8Array
@@ -35,7 +35,7 @@ export interface SessionCells {
   measures: Uint32Array[]
 }
 
-export interface EventCells {
+interface EventCells {
   count: number
   /** The session cell. */
   session: Uint16Array
@@ -48,7 +48,7 @@ export interface EventCells {
   revenue: Uint32Array
 }
 
-export interface ItemCells {
+interface ItemCells {
   count: number
   session: Uint16Array
   item: Uint8Array
@@ -72,7 +72,7 @@ const RETURNING_TIERS = new Weighted([1, 5, 3, 1.5])
 
 const siteTables = new WeakMap<
   SiteKind,
-  { landing: Weighted; browse: Weighted; pageOf: Map<string, number> }
+  { landing: Weighted; browse: Weighted; pageOf: Map<string, number>; keyEvent: readonly boolean[] }
 >()
 
 function tablesOf(site: SiteKind) {
@@ -82,6 +82,7 @@ function tablesOf(site: SiteKind) {
       landing: new Weighted(site.pages.map((p) => p.landing)),
       browse: new Weighted(site.pages.map((p) => p.weight)),
       pageOf: new Map(site.pages.map((p, i) => [p.path, i])),
+      keyEvent: keyEventsOf(site),
     }
     siteTables.set(site, tables)
   }
@@ -92,7 +93,7 @@ function tablesOf(site: SiteKind) {
 export function generateDay(profile: PropertyProfile, day: number): DayBlock {
   const builder = new DayBuilder(profile.site, calendarDay(day))
   if (day < profile.firstDay) return builder.build()
-  const random = randomFrom(seedOf(profile.id, day))
+  const random = new Mulberry32(seedOf(profile.id, day))
   const { calendar } = builder
   const weekend = calendar.dayOfWeek === 0 || calendar.dayOfWeek === 6 ? profile.site.weekend : 1
   const growth = 1 + (day - profile.firstDay) / 900
@@ -101,7 +102,7 @@ export function generateDay(profile: PropertyProfile, day: number): DayBlock {
     growth *
     weekend *
     profile.site.season[calendar.month - 1]! *
-    (0.85 + 0.3 * random())
+    (0.85 + 0.3 * random.next())
   const cells = Math.min(110, Math.max(8, Math.round(expected / 14)))
   for (let i = 0; i < cells; i++) builder.sessionCell(profile, random, expected / cells)
   return builder.build()
@@ -118,6 +119,8 @@ class DayBuilder {
     tier: [] as number[],
     measures: Array.from({ length: MEASURE_COUNT }, () => [] as number[]),
   }
+  /** The measures of the session cell being made, its events' sums included. */
+  readonly #cell = new Float64Array(MEASURE_COUNT)
   readonly #events = {
     session: [] as number[],
     name: [] as number[],
@@ -141,7 +144,7 @@ class DayBuilder {
     readonly calendar: CalendarDay,
   ) {}
 
-  sessionCell(profile: PropertyProfile, random: () => number, mean: number) {
+  sessionCell(profile: PropertyProfile, random: Random, mean: number) {
     const { site } = this
     const tables = tablesOf(site)
     const cell = this.#sessions.hour.length
@@ -149,14 +152,17 @@ class DayBuilder {
     const source = TRAFFIC[traffic]!
     const technology = TECHNOLOGY.pick(random)
     const landing = tables.landing.pick(random)
-    const isNew = random() < source.newShare
-    const sessions = around(random, mean, 0.9, 1)
-    const active = Math.max(1, Math.min(sessions, Math.round(sessions * (0.7 + 0.25 * random()))))
-    const total = active + (random() < 0.25 ? 1 : 0)
+    const isNew = random.next() < source.newShare
+    const sessions = random.around(mean, 0.9, 1)
+    const active = Math.max(
+      1,
+      Math.min(sessions, Math.round(sessions * (0.7 + 0.25 * random.next()))),
+    )
+    const total = active + (random.next() < 0.25 ? 1 : 0)
     const mobile = TECHNOLOGIES[technology]!.device === 'mobile' ? 0.9 : 1
     const engaged = Math.min(
       sessions,
-      Math.round(sessions * source.engagement * mobile * (0.85 + 0.3 * random())),
+      Math.round(sessions * source.engagement * mobile * (0.85 + 0.3 * random.next())),
     )
     const engagedShare = engaged / sessions
 
@@ -167,67 +173,77 @@ class DayBuilder {
     s.traffic.push(traffic)
     s.landing.push(landing)
     s.visitor.push(isNew ? 0 : 1)
-    s.tier.push(isNew ? (random() < 0.85 ? 1 : 0) : RETURNING_TIERS.pick(random))
-    const measures = s.measures
-    for (const m of SESSION_CELL_MEASURES) measures[m]!.push(0)
-    const set = (m: number, value: number) => (measures[m]![cell] = value)
-    set(M.sessions, sessions)
-    set(M.engagedSessions, engaged)
-    set(M.activeUsers, active)
-    set(M.totalUsers, total)
-    set(M.newUsers, isNew ? total : 0)
-    set(M.sessionDuration, Math.round(sessions * (30 + 240 * random()) * (0.5 + engagedShare)))
-    set(M.engagementDuration, Math.round(engaged * (20 + 160 * random())))
+    s.tier.push(isNew ? (random.next() < 0.85 ? 1 : 0) : RETURNING_TIERS.pick(random))
+    const sums = this.#cell.fill(0)
+    sums[M.sessions] = sessions
+    sums[M.engagedSessions] = engaged
+    sums[M.activeUsers] = active
+    sums[M.totalUsers] = total
+    sums[M.newUsers] = isNew ? total : 0
+    sums[M.sessionDuration] = Math.round(
+      sessions * (30 + 240 * random.next()) * (0.5 + engagedShare),
+    )
+    sums[M.engagementDuration] = Math.round(engaged * (20 + 160 * random.next()))
 
     const events = new SessionEvents(this, cell, random)
     const landingPath = site.pages[landing]!.path
     events.add('session_start', landingPath, sessions)
     if (isNew) events.add('first_visit', landingPath, total)
     events.add('page_view', landingPath, sessions)
-    let views = Math.round(sessions * (0.2 + 2.6 * random()) * (0.6 + engagedShare))
-    for (let k = 1 + Math.floor(random() * 3); k > 0 && views > 0; k--) {
-      const part = k === 1 ? views : Math.ceil(views * random())
+    let views = Math.round(sessions * (0.2 + 2.6 * random.next()) * (0.6 + engagedShare))
+    for (let k = 1 + Math.floor(random.next() * 3); k > 0 && views > 0; k--) {
+      const part = k === 1 ? views : Math.ceil(views * random.next())
       events.add('page_view', site.pages[tables.browse.pick(random)]!.path, part)
       views -= part
     }
     if (engaged > 0)
-      events.add('user_engagement', landingPath, engaged + Math.round(engaged * 0.4 * random()))
-    const scrolls = Math.round(sessions * 0.6 * random())
+      events.add(
+        'user_engagement',
+        landingPath,
+        engaged + Math.round(engaged * 0.4 * random.next()),
+      )
+    const scrolls = Math.round(sessions * 0.6 * random.next())
     if (scrolls > 0) events.add('scroll', landingPath, scrolls)
-    if (random() < 0.3) events.add('click', landingPath, 1 + Math.round(sessions * 0.2 * random()))
-    if (random() < 0.15)
-      events.add('view_search_results', site.searchPage, 1 + Math.round(sessions * 0.3 * random()))
-    if (random() < 0.1) {
-      const starts = 1 + Math.floor(random() * 3)
+    if (random.next() < 0.3)
+      events.add('click', landingPath, 1 + Math.round(sessions * 0.2 * random.next()))
+    if (random.next() < 0.15)
+      events.add(
+        'view_search_results',
+        site.searchPage,
+        1 + Math.round(sessions * 0.3 * random.next()),
+      )
+    if (random.next() < 0.1) {
+      const starts = 1 + Math.floor(random.next() * 3)
       events.add('form_start', site.contactPage, starts)
-      const submits = Math.floor(starts * random())
+      const submits = Math.floor(starts * random.next())
       if (submits > 0) {
         events.add('form_submit', site.contactPage, submits)
         if (site.keyEvents.includes('generate_lead'))
           events.add('generate_lead', site.contactPage, submits)
       }
     }
-    const signUps = Math.floor(sessions * (isNew ? 0.05 : 0.015) * 2 * random())
+    const signUps = Math.floor(sessions * (isNew ? 0.05 : 0.015) * 2 * random.next())
     if (signUps > 0) events.add('sign_up', site.signUpPage, signUps)
-    if (site.name === 'software' && random() < 0.08) events.add('file_download', '/docs', 1)
-    if (random() < 0.45) this.#shopping(events, cell, random, sessions)
+    if (site.name === 'software' && random.next() < 0.08) events.add('file_download', '/docs', 1)
+    if (random.next() < 0.45) this.#shopping(events, cell, random, sessions)
+    for (const m of SESSION_CELL_MEASURES) s.measures[m]!.push(sums[m]!)
   }
 
   /** Views, adds and purchases of one product, as events and as an item cell. */
-  #shopping(events: SessionEvents, cell: number, random: () => number, sessions: number) {
+  #shopping(events: SessionEvents, cell: number, random: Random, sessions: number) {
     const { site } = this
-    const item = Math.floor(random() * site.products.length)
+    const item = Math.floor(random.next() * site.products.length)
     const product = site.products[item]!
-    const viewed = 1 + Math.round(sessions * 0.5 * random())
+    const viewed = 1 + Math.round(sessions * 0.5 * random.next())
     events.add('view_item', product.page, viewed)
-    const added = Math.round(viewed * 0.3 * random())
+    const added = Math.round(viewed * 0.3 * random.next())
     if (added > 0) events.add('add_to_cart', product.page, added)
-    const orders = Math.min(added, Math.round(added * 0.6 * random()))
+    const orders = Math.min(added, Math.round(added * 0.6 * random.next()))
     let purchased = 0
     let revenue = 0
     if (orders > 0) {
-      events.add('begin_checkout', site.checkoutPage, orders + Math.round(random()))
-      purchased = orders + (random() < 0.2 ? 1 : 0)
+      events.add('begin_checkout', site.checkoutPage, orders + Math.round(random.next()))
+      purchased = orders + (random.next() < 0.2 ? 1 : 0)
       revenue = purchased * product.priceCents
       events.add('purchase', site.thankYouPage, orders, revenue)
     }
@@ -240,7 +256,7 @@ class DayBuilder {
     items.revenue.push(revenue)
   }
 
-  /** Appends an event cell and adds it to its session cell's event sums. */
+  /** Appends an event cell of the session cell being made, and adds it to that cell's sums. */
   event(
     cell: number,
     name: EventName,
@@ -251,19 +267,15 @@ class DayBuilder {
     cents: number,
   ) {
     const e = this.#events
+    const index = eventIndex(name)
     e.session.push(cell)
-    e.name.push(eventIndex(name))
+    e.name.push(index)
     e.page.push(page)
     e.custom0.push(c0)
     e.custom1.push(c1)
     e.events.push(n)
     e.revenue.push(cents)
-    const m = this.#sessions.measures
-    m[M.eventCount]![cell] = m[M.eventCount]![cell]! + n
-    if (name === 'page_view') m[M.screenPageViews]![cell] = m[M.screenPageViews]![cell]! + n
-    if (this.site.keyEvents.includes(name)) m[M.keyEvents]![cell] = m[M.keyEvents]![cell]! + n
-    if (name === 'purchase') m[M.transactions]![cell] = m[M.transactions]![cell]! + n
-    m[M.purchaseRevenue]![cell] = m[M.purchaseRevenue]![cell]! + cents
+    addEvents(this.#cell, index, n, cents, tablesOf(this.site).keyEvent)
   }
 
   build(): DayBlock {
@@ -311,7 +323,7 @@ class SessionEvents {
   constructor(
     readonly day: DayBuilder,
     readonly cell: number,
-    readonly random: () => number,
+    readonly random: Random,
   ) {}
 
   add(name: EventName, path: string, n: number, cents = 0) {

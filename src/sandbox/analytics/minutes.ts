@@ -1,6 +1,7 @@
-import { localNow, MS_PER_MINUTE } from './calendar.js'
+import { localNow, MS_PER_MINUTE } from '../synthetic/calendar.js'
+import { Mulberry32, seedOf, Weighted } from '../synthetic/random.js'
+import { addEvents, keyEventsOf, M, MEASURE_COUNT } from './measures.js'
 import type { PropertyProfile } from './property.js'
-import { around, randomFrom, seedOf, Weighted } from './random.js'
 import { DIURNAL, EVENT_NAMES, TECHNOLOGIES, type EventName } from './vocabulary.js'
 
 /**
@@ -15,13 +16,18 @@ export interface MinuteBlock {
   technology: Uint8Array
   page: Uint8Array
   name: Uint8Array
-  /** By realtime measure (R). */
+  /** By measure (measures.ts): only the REALTIME_MEASURES are kept, the others are empty. */
   measures: Uint32Array[]
   count: number
 }
 
-export const R = { activeUsers: 0, eventCount: 1, screenPageViews: 2, keyEvents: 3 } as const
-export const MEASURES = 4
+/** What a realtime cell counts: its active users and its events. */
+export const REALTIME_MEASURES = [
+  M.activeUsers,
+  M.eventCount,
+  M.screenPageViews,
+  M.keyEvents,
+] as const
 
 const REALTIME_EVENTS: readonly [EventName, number][] = [
   ['page_view', 40],
@@ -38,6 +44,7 @@ const REALTIME_EVENTS: readonly [EventName, number][] = [
 const EVENT_PICK = new Weighted(REALTIME_EVENTS.map(([, w]) => w))
 const TECHNOLOGY = new Weighted(TECHNOLOGIES.map((t) => t.weight))
 const DIURNAL_TOTAL = DIURNAL.reduce((a, b) => a + b, 0)
+const NOT_KEPT = new Uint32Array(0)
 
 const minutes = new Map<string, MinuteBlock>()
 const MAX_MINUTES = 5000
@@ -46,33 +53,37 @@ export function minuteBlock(profile: PropertyProfile, minute: number): MinuteBlo
   const key = `${profile.id}:${minute}`
   const known = minutes.get(key)
   if (known) return known
-  const random = randomFrom(seedOf(profile.id, 'minute', minute))
+  const random = new Mulberry32(seedOf(profile.id, 'minute', minute))
   const { hour } = localNow(profile.timeZone, minute * MS_PER_MINUTE)
   const day = Math.floor(minute / 1440)
   const growth = 1 + Math.max(0, day - profile.firstDay) / 900
   const users = (profile.dailySessions * growth * DIURNAL[hour]!) / DIURNAL_TOTAL / 60
-  const count = around(random, users * 1.5, 0.5, 1)
+  const count = random.around(users * 1.5, 0.5, 1)
   const browse = new Weighted(profile.site.pages.map((p) => p.weight))
+  const keyEvent = keyEventsOf(profile.site)
+  const measures: Uint32Array[] = Array.from({ length: MEASURE_COUNT }, () => NOT_KEPT)
+  for (const m of REALTIME_MEASURES) measures[m] = new Uint32Array(count)
   const block: MinuteBlock = {
     count,
     place: new Uint8Array(count),
     technology: new Uint8Array(count),
     page: new Uint8Array(count),
     name: new Uint8Array(count),
-    measures: Array.from({ length: MEASURES }, () => new Uint32Array(count)),
+    measures,
   }
+  const sums = new Float64Array(MEASURE_COUNT)
   for (let i = 0; i < count; i++) {
-    const name = REALTIME_EVENTS[EVENT_PICK.pick(random)]![0]
-    const active = 1 + Math.floor(random() * 3)
-    const events = active + Math.floor(random() * active * 2)
+    const name = EVENT_NAMES.indexOf(REALTIME_EVENTS[EVENT_PICK.pick(random)]![0])
+    const active = 1 + Math.floor(random.next() * 3)
+    const events = active + Math.floor(random.next() * active * 2)
     block.place[i] = profile.places.pick(random)
     block.technology[i] = TECHNOLOGY.pick(random)
     block.page[i] = browse.pick(random)
-    block.name[i] = EVENT_NAMES.indexOf(name)
-    block.measures[R.activeUsers]![i] = active
-    block.measures[R.eventCount]![i] = events
-    block.measures[R.screenPageViews]![i] = name === 'page_view' ? events : 0
-    block.measures[R.keyEvents]![i] = profile.site.keyEvents.includes(name) ? events : 0
+    block.name[i] = name
+    sums.fill(0)
+    sums[M.activeUsers] = active
+    addEvents(sums, name, events, 0, keyEvent)
+    for (const m of REALTIME_MEASURES) measures[m]![i] = sums[m]!
   }
   if (minutes.size >= MAX_MINUTES) minutes.delete(minutes.keys().next().value!)
   minutes.set(key, block)

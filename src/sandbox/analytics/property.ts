@@ -1,7 +1,7 @@
 import { userAssets } from '../account/users.js'
 import { forbidden, invalidArgument } from '../http/errors.js'
-import { dayOf } from './calendar.js'
-import { seedOf, Weighted } from './random.js'
+import { parseDay } from '../synthetic/calendar.js'
+import { seedOf, Weighted } from '../synthetic/random.js'
 import { COUNTRIES, LOCALES, PLACES, SITE_KINDS, type SiteKind } from './vocabulary.js'
 
 /**
@@ -44,7 +44,7 @@ export function ownedProperty(user: string, raw: string): PropertyProfile {
 
 const profiles = new Map<string, PropertyProfile>()
 const MAX_PROFILES = 1000
-const EARLIEST_CREATION = dayOf('2022-01-01')!
+const EARLIEST_CREATION = parseDay('2022-01-01')!
 
 /**
  * A user's properties are different kinds of site (their first property's id decides which), so

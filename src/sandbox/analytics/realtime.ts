@@ -1,15 +1,17 @@
 import { invalidArgument } from '../http/errors.js'
-import { MS_PER_MINUTE, pad2 } from './calendar.js'
+import { MS_PER_MINUTE, pad2 } from '../synthetic/calendar.js'
+import { seedOf } from '../synthetic/random.js'
 import { cities, devices } from './catalog.js'
 import type { Dimension, Metric } from './fields.js'
 import { dimensionTest, metricTest } from './filters.js'
+import { M } from './measures.js'
+import { minuteBlock, REALTIME_MEASURES, type MinuteBlock } from './minutes.js'
 import type { PropertyProfile } from './property.js'
-import { chargeReport } from './quota.js'
-import { MEASURES, minuteBlock, R, type MinuteBlock } from './minutes.js'
-import { seedOf } from './random.js'
+import type { PropertyQuotas } from './quota.js'
 import type { RealtimeRequest } from './request.js'
+import { RowGroups, sumOfRows } from './rows.js'
 import { checkProperty, rangeName, REALTIME_SCHEMA_HELP, resolveFields, rowLimit } from './rules.js'
-import { reportTable, type SumRow } from './table.js'
+import { reportTable } from './table.js'
 import { COUNTRIES, EVENT_NAMES, NOT_SET, PLACES } from './vocabulary.js'
 
 /**
@@ -24,7 +26,7 @@ interface MinuteView {
   ago: number
 }
 
-export const MINUTES = 30
+const MINUTES = 30
 
 const cityId = (city: string) =>
   city === NOT_SET ? city : String(1_000_000 + (seedOf(city) % 9_000_000))
@@ -142,10 +144,10 @@ const integer = (apiName: string, uiName: string, description: string, m: number
 })
 
 const REALTIME_METRICS: readonly Metric[] = [
-  integer('activeUsers', 'Active users', 'Users active on the site in the minute.', R.activeUsers),
-  integer('eventCount', 'Event count', 'The number of events.', R.eventCount),
-  integer('screenPageViews', 'Views', 'The number of pages viewed.', R.screenPageViews),
-  integer('keyEvents', 'Key events', 'The number of key events.', R.keyEvents),
+  integer('activeUsers', 'Active users', 'Users active on the site in the minute.', M.activeUsers),
+  integer('eventCount', 'Event count', 'The number of events.', M.eventCount),
+  integer('screenPageViews', 'Views', 'The number of pages viewed.', M.screenPageViews),
+  integer('keyEvents', 'Key events', 'The number of key events.', M.keyEvents),
 ]
 
 const sets = new WeakMap<PropertyProfile, ReadonlyMap<string, RealtimeDimension>>()
@@ -154,6 +156,7 @@ const metricSet = new Map(REALTIME_METRICS.map((m) => [m.apiName, m]))
 export function runRealtimeReport(
   profile: PropertyProfile,
   request: RealtimeRequest,
+  quotas: PropertyQuotas,
   now = Date.now(),
 ) {
   let dimensionSet = sets.get(profile)
@@ -174,27 +177,15 @@ export function runRealtimeReport(
   const test =
     request.dimensionFilter && dimensionTest(request.dimensionFilter, (n) => dimensionSet.get(n)!)
   const current = Math.floor(now / MS_PER_MINUTE)
-  const groups = new Map<string, SumRow>()
-  const codes: number[] = []
+  const groups = new RowGroups(fields.dimensions, ranges.length)
   ranges.forEach((range, r) => {
     for (let ago = range.start; ago >= range.end; ago--) {
       const view: MinuteView = { minute: minuteBlock(profile, current - ago), ago }
+      const { measures } = view.minute
       for (let s = 0; s < view.minute.count; s++) {
         if (test && !test(view, s, -1)) continue
-        let key = `${r}`
-        fields.dimensions.forEach((d, i) => (key += `,${(codes[i] = d.code(view, s, -1))}`))
-        let group = groups.get(key)
-        if (!group)
-          groups.set(
-            key,
-            (group = {
-              codes: codes.slice(0, fields.dimensions.length),
-              range: r,
-              sums: new Float64Array(MEASURES),
-            }),
-          )
-        for (let m = 0; m < MEASURES; m++)
-          group.sums[m] = group.sums[m]! + view.minute.measures[m]![s]!
+        const { sums } = groups.rowOf(view, s, -1, r)
+        for (const m of REALTIME_MEASURES) sums[m] = sums[m]! + measures[m]![s]!
       }
     }
   })
@@ -203,22 +194,16 @@ export function runRealtimeReport(
     rangeNames: ranges.map((r) => r.name),
     metrics: fields.metrics,
     visible: fields.visible,
-    rows: [...groups.values()],
+    rows: groups.rows(),
     metricFilter,
     orderBys: request.orderBys ?? [],
     offset: 0,
     limit,
     aggregations: request.metricAggregations ?? [],
     keepEmptyRows: false,
-    totalSums: (kept) => {
-      const totals = ranges.map(() => new Float64Array(MEASURES))
-      for (const row of kept)
-        for (let m = 0; m < MEASURES; m++)
-          totals[row.range]![m] = totals[row.range]![m]! + row.sums[m]!
-      return totals
-    },
+    totalSums: (kept) => sumOfRows(kept, ranges.length),
   })
-  const quota = chargeReport(profile.id, now)
+  const quota = quotas.charge(profile.id, now)
   return {
     ...table,
     ...(request.returnPropertyQuota && { propertyQuota: quota }),

@@ -113,7 +113,7 @@ export interface FilterExpression {
 }
 
 /** Deeper nesting is refused before it is parsed: a parser recursing on it would overflow. */
-export const MAX_FILTER_DEPTH = 10
+const MAX_FILTER_DEPTH = 10
 
 function depthOf(value: unknown): number {
   let deepest = 0

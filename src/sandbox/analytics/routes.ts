@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
-import type { SandboxEnv } from '../app.js'
 import { requireAccess } from '../auth/bearer.js'
 import { readJsonObject } from '../http/body.js'
 import { invalidArgument, ProviderError } from '../http/errors.js'
+import type { SandboxEnv } from '../state.js'
 import { catalogOf } from './catalog.js'
 import { runReport } from './core-report.js'
 import { metadataJson } from './metadata.js'
@@ -36,7 +36,7 @@ export function analyticsRoutes() {
   api.post('/properties/:propertiesId/report', async (c) => {
     const profile = await property(c)
     const request = parseMessage(reportRequest, await readJsonObject(c))
-    return c.json(runReport(profile, request))
+    return c.json(runReport(profile, request, c.var.sandbox.quotas))
   })
 
   api.post('/properties/:propertiesId/reports', async (c) => {
@@ -51,7 +51,7 @@ export function analyticsRoutes() {
     const reports = requests.map((body, i) => {
       const request = parseMessage(reportRequest, body, `requests[${i}]`)
       try {
-        return runReport(profile, request, now)
+        return runReport(profile, request, c.var.sandbox.quotas, now)
       } catch (error) {
         // Which report of the batch is wrong, in front of what is wrong with it.
         if (error instanceof ProviderError && error.code === 400)
@@ -70,7 +70,7 @@ export function analyticsRoutes() {
   api.post('/properties/:propertiesId/realtime-report', async (c) => {
     const profile = await property(c)
     const request = parseMessage(realtimeRequest, await readJsonObject(c))
-    return c.json(runRealtimeReport(profile, request))
+    return c.json(runRealtimeReport(profile, request, c.var.sandbox.quotas))
   })
 
   return api

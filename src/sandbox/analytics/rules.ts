@@ -9,7 +9,7 @@ import type { FilterExpression, OrderBy } from './request.js'
  * by what the report shows, a positive limit (more than 250,000 gives 250,000), and so on.
  */
 
-export const LIMITS = {
+const LIMITS = {
   dimensions: 9,
   metrics: 10,
   defaultRows: 10_000,
@@ -21,7 +21,7 @@ export const CORE_SCHEMA_HELP =
 export const REALTIME_SCHEMA_HELP =
   'For a list of valid dimensions and metrics, see https://developers.google.com/analytics/devguides/reporting/data/v1/realtime-api-schema'
 
-export interface FieldSets<Block> {
+interface FieldSets<Block> {
   dimensions: ReadonlyMap<string, Dimension<Block>>
   metrics: ReadonlyMap<string, Metric>
   help: string
@@ -37,7 +37,7 @@ interface FieldRequest {
   limit?: number
 }
 
-export interface ResolvedFields<Block> {
+interface ResolvedFields<Block> {
   dimensions: Dimension<Block>[]
   /** The requested metrics, then those only filtered on. */
   metrics: Metric[]

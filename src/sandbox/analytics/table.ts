@@ -1,6 +1,7 @@
 import type { Dimension, Metric } from './fields.js'
 import type { RowTest } from './filters.js'
 import type { OrderBy } from './request.js'
+import { OTHER, type SumRow } from './rows.js'
 
 /**
  * The second half of every report, core or realtime: from rows of sums to the API's answer.
@@ -9,18 +10,7 @@ import type { OrderBy } from './request.js'
  * value, so that pages are stable), aggregated (totals, minimums, maximums, counts) and paged.
  */
 
-/** The code of every dimension value of the "(other)" row of a report of too many rows. */
-export const OTHER = -1
-
-export interface SumRow {
-  /** The codes of the requested dimensions' values. */
-  codes: number[]
-  /** The date or minute range. */
-  range: number
-  sums: Float64Array
-}
-
-export interface TableSpec {
+interface TableSpec {
   dimensions: readonly Dimension<never>[]
   /** Several ranges add the `dateRange` dimension, valued by their names. */
   rangeNames: readonly string[]

@@ -1,3 +1,5 @@
+import type { Random } from '../synthetic/random.js'
+
 /**
  * The words the synthetic analytics data is made of: places, devices, traffic sources, and three
  * kinds of site (a shop, a software product, a news publisher), each with its pages, products,
@@ -6,7 +8,7 @@
 
 export const NOT_SET = '(not set)'
 
-export interface Country {
+interface Country {
   name: string
   id: string
   continent: string
@@ -33,7 +35,7 @@ export const COUNTRIES: readonly Country[] = [
 ]
 
 /** One place a session comes from: a city of a country. */
-export interface Place {
+interface Place {
   country: number
   city: string
 }
@@ -42,7 +44,7 @@ export const PLACES: readonly Place[] = COUNTRIES.flatMap((country, index) =>
   country.cities.map((city) => ({ country: index, city })),
 )
 
-export interface Technology {
+interface Technology {
   device: string
   os: string
   browser: string
@@ -67,7 +69,7 @@ export const TECHNOLOGIES: readonly Technology[] = [
   { device: 'tablet', os: 'Android', browser: 'Chrome', weight: 2 },
 ]
 
-export interface TrafficSource {
+interface TrafficSource {
   source: string
   medium: string
   channel: string
@@ -136,7 +138,7 @@ export interface Page {
   author?: string
 }
 
-export interface Product {
+interface Product {
   name: string
   category: string
   priceCents: number
@@ -145,14 +147,14 @@ export interface Product {
 }
 
 /** An event-scoped custom parameter registered as a custom dimension of the property. */
-export interface CustomEventParameter {
+interface CustomEventParameter {
   parameter: string
   uiName: string
   description: string
   /** Label-unique; NOT_SET first, for events that do not carry the parameter. */
   values: readonly string[]
   /** The value's index for one event on one page. */
-  valueFor(event: EventName, page: Page, random: () => number): number
+  valueFor(event: EventName, page: Page, random: Random): number
 }
 
 export interface SiteKind {
@@ -188,7 +190,7 @@ const contentGroup = (groups: readonly string[]): CustomEventParameter => ({
 
 const SHOP_GROUPS = ['home', 'product', 'checkout', 'blog', 'info']
 
-export const SHOP: SiteKind = {
+const SHOP: SiteKind = {
   name: 'shop',
   hostName: 'shop.example.test',
   // prettier-ignore
@@ -225,7 +227,8 @@ export const SHOP: SiteKind = {
       uiName: 'Payment type',
       description: 'How an order was paid (the payment_type parameter of purchase events).',
       values: [NOT_SET, 'credit_card', 'paypal', 'apple_pay'],
-      valueFor: (event, _page, random) => (event === 'purchase' ? 1 + Math.floor(random() * 3) : 0),
+      valueFor: (event, _page, random) =>
+        event === 'purchase' ? 1 + Math.floor(random.next() * 3) : 0,
     },
     contentGroup(SHOP_GROUPS),
   ],
@@ -240,7 +243,7 @@ export const SHOP: SiteKind = {
 
 const PLANS = ['free', 'pro', 'business']
 
-export const SOFTWARE: SiteKind = {
+const SOFTWARE: SiteKind = {
   name: 'software',
   hostName: 'app.example.test',
   // prettier-ignore
@@ -281,9 +284,9 @@ export const SOFTWARE: SiteKind = {
       values: [NOT_SET, ...PLANS],
       valueFor: (event, _page, random) =>
         event === 'sign_up'
-          ? 1 + (random() < 0.8 ? 0 : 1)
+          ? 1 + (random.next() < 0.8 ? 0 : 1)
           : event === 'purchase' || event === 'begin_checkout'
-            ? 2 + (random() < 0.7 ? 0 : 1)
+            ? 2 + (random.next() < 0.7 ? 0 : 1)
             : 0,
     },
     {
@@ -293,7 +296,7 @@ export const SOFTWARE: SiteKind = {
       values: [NOT_SET, 'contact_sales', 'demo_request', 'newsletter'],
       valueFor: (event, _page, random) =>
         event === 'form_start' || event === 'form_submit' || event === 'generate_lead'
-          ? 1 + Math.floor(random() * 3)
+          ? 1 + Math.floor(random.next() * 3)
           : 0,
     },
   ],
@@ -308,7 +311,7 @@ export const SOFTWARE: SiteKind = {
 
 const AUTHORS = ['Ada Osei', 'Ben Müller', 'Chloé Martin', 'Dev Patel']
 
-export const PUBLISHER: SiteKind = {
+const PUBLISHER: SiteKind = {
   name: 'publisher',
   hostName: 'news.example.test',
   // prettier-ignore

@@ -24,7 +24,7 @@ export interface AuthorizeRequest {
 export type AuthorizeErrorCode =
   'invalid_request' | 'invalid_scope' | 'unsupported_response_type' | 'access_denied'
 
-export type CheckedRequest =
+type CheckedRequest =
   /** No redirect_uri that can be trusted with an answer: say so on a page, never redirect. */
   | { kind: 'broken'; message: string }
   /** Refused: the answer goes back to the client's redirect_uri. */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../app.js'
 import { currentUser, startSession } from '../account/session.js'
 import { ensureUser, userName } from '../account/users.js'
+import type { SandboxEnv } from '../state.js'
 import { checkAuthorizeRequest, type AuthorizeErrorCode } from './authorize-request.js'
 import { withParams } from './client.js'
 import { brokenRequestPage, consentPage } from './consent-page.js'

@@ -51,7 +51,7 @@ export function withParams(uri: string, params: Record<string, string | undefine
   return uri + joiner + query.toString()
 }
 
-export type ClientIdentity =
+type ClientIdentity =
   | { ok: true; clientId: string | undefined }
   | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string }
 

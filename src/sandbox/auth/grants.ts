@@ -14,7 +14,7 @@ export interface Principal {
   scopes: ReadonlySet<string>
 }
 
-export interface IssuedTokens {
+interface IssuedTokens {
   access_token: string
   /** Absent when the authorization did not ask for offline access (the Google dialect). */
   refresh_token?: string
@@ -216,7 +216,7 @@ export async function listConnections(db: SandboxDb, user: string) {
 }
 
 /** What an authorization code stands for: one person's consent, bound to one request. */
-export interface CodeGrant {
+interface CodeGrant {
   user: string
   client: string
   redirectUri: string
@@ -230,7 +230,7 @@ export interface CodeGrant {
   refreshToken: boolean
 }
 
-export const CODE_TTL_SECONDS = 600
+const CODE_TTL_SECONDS = 600
 
 /** Issues a single-use authorization code; only its hash is stored. */
 export async function storeCode(db: SandboxDb, grant: CodeGrant): Promise<string> {
@@ -261,7 +261,7 @@ export async function storeCode(db: SandboxDb, grant: CodeGrant): Promise<string
   return code
 }
 
-export type Redemption =
+type Redemption =
   | { ok: true; tokens: IssuedTokens; grant: CodeGrant }
   | { ok: false; reason: 'unknown' | 'replayed' | 'expired' | 'mismatch'; message: string }
 

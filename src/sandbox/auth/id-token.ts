@@ -1,7 +1,7 @@
 import { createHash, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto'
 
 /** What an ID token says: who signed in, to which client, at which issuer. */
-export interface IdTokenClaims {
+interface IdTokenClaims {
   issuer: string
   clientId: string
   user: string

@@ -9,7 +9,7 @@ export const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/
 /** Only S256 is supported: `plain` would let a stolen code be redeemed by whoever saw it. */
 export const CHALLENGE_METHOD = 'S256'
 
-export const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
 
 /** Whether the verifier presented at the token endpoint answers the code's challenge. */
 export function verifierMatches(verifier: string, challenge: string): boolean {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../app.js'
+import type { SandboxEnv } from '../state.js'
 import { clientIdentity } from './client.js'
 import { FormError, readForm } from './form.js'
 import { revokeToken } from './grants.js'

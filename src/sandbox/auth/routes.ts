@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../app.js'
+import type { SandboxEnv } from '../state.js'
 import { decideAuthorize, showAuthorize } from './authorize.js'
 import { metadata } from './metadata.js'
 import { revocationEndpoint } from './revocation.js'

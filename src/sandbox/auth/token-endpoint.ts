@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../app.js'
 import { ProviderError } from '../http/errors.js'
+import type { SandboxEnv } from '../state.js'
 import { clientIdentity } from './client.js'
 import { FormError, missing, readForm, repeated } from './form.js'
 import { findToken, issueAccessToken, redeemCode } from './grants.js'

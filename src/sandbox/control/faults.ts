@@ -21,7 +21,7 @@ export const faultSpec = z
   })
   .strict()
 
-export type FaultSpec = z.infer<typeof faultSpec>
+type FaultSpec = z.infer<typeof faultSpec>
 
 interface Fault extends FaultSpec {
   remaining: number

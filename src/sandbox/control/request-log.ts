@@ -1,6 +1,6 @@
 import type { Dialect } from '../dialect.js'
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string
   /** The raw path as received, without its query string. */
   path: string

@@ -1,11 +1,11 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { SandboxEnv } from '../app.js'
 import { ensureUser, userAssets, userName } from '../account/users.js'
 import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
+import type { SandboxEnv } from '../state.js'
 import { faultSpec } from './faults.js'
 import { sameOriginOnly } from './same-origin.js'
 import { taskFixtureRoutes } from './task-fixtures.js'
@@ -65,7 +65,7 @@ export function controlRoutes() {
   control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))
 
   control.post('/reset', async (c) => {
-    const { db, faults, requests } = c.var.sandbox
+    const { db, faults, requests, quotas } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
       for (const table of [
         'tasks',
@@ -83,6 +83,7 @@ export function controlRoutes() {
     })
     faults.clear()
     requests.clear()
+    quotas.clear()
     return c.json({ reset: true })
   })
 

@@ -7,7 +7,7 @@ import type { SandboxDatabase } from './schema.js'
 
 export type SandboxDb = Kysely<SandboxDatabase>
 
-export interface OpenOptions {
+interface OpenOptions {
   /** A file path, or ':memory:'. */
   file: string
   /** Extra query-layer plugins (the benchmark counts rows written with one). */

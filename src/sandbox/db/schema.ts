@@ -13,7 +13,7 @@ export interface SandboxDatabase {
   search_sitemaps: SearchSitemapTable
 }
 
-export interface UserTable {
+interface UserTable {
   id: string
   created: string
 }
@@ -54,7 +54,7 @@ export interface TaskTable {
 }
 
 /** The original of an assigned task, in its source surface (a document or a chat space). */
-export interface SurfaceItemTable {
+interface SurfaceItemTable {
   id: string
   user_id: string
   surface_type: 'DOCUMENT' | 'SPACE'
@@ -63,7 +63,7 @@ export interface SurfaceItemTable {
   created: string
 }
 
-export interface OAuthCodeTable {
+interface OAuthCodeTable {
   /** SHA-256 of the code: codes are never stored in plain text. */
   code_hash: string
   user_id: string
@@ -80,7 +80,7 @@ export interface OAuthCodeTable {
   refresh: number | null
 }
 
-export interface OAuthGrantTable {
+interface OAuthGrantTable {
   id: string
   user_id: string
   client_id: string
@@ -89,7 +89,7 @@ export interface OAuthGrantTable {
   created: string
 }
 
-export interface OAuthTokenTable {
+interface OAuthTokenTable {
   /** SHA-256 of the token. */
   token_hash: string
   grant_id: string
@@ -100,7 +100,7 @@ export interface OAuthTokenTable {
   scopes: string | null
 }
 
-export interface SessionTable {
+interface SessionTable {
   /** SHA-256 of the sign-in cookie. */
   session_hash: string
   user_id: string
@@ -108,7 +108,7 @@ export interface SessionTable {
 }
 
 /** A sitemap submitted to a site of the search-performance API; seeded ones are not stored. */
-export interface SearchSitemapTable {
+interface SearchSitemapTable {
   user_id: string
   site_url: string
   /** The sitemap's URL (the API's feedpath). */

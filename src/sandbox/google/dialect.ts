@@ -4,7 +4,7 @@ import type { SandboxConfig } from '../config.js'
 import { withoutSlash, type Dialect } from '../dialect.js'
 
 /** Google's scope ids: this prefix and the seed's short names (`openid` stays bare). */
-export const GOOGLE_SCOPE_PREFIX = 'https://www.googleapis.com/auth/'
+const GOOGLE_SCOPE_PREFIX = 'https://www.googleapis.com/auth/'
 
 /** The path of Google's authorization endpoint, where the consent form posts back. */
 export const AUTHORIZE_PATH = '/o/oauth2/v2/auth'

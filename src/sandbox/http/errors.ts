@@ -1,7 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 /** The canonical statuses of the provider's JSON error shape (DESIGN §4). */
-export type ProviderStatus =
+type ProviderStatus =
   | 'INVALID_ARGUMENT'
   | 'FAILED_PRECONDITION'
   | 'UNAUTHENTICATED'
@@ -12,7 +12,7 @@ export type ProviderStatus =
   | 'UNAVAILABLE'
   | 'DEADLINE_EXCEEDED'
 
-export interface ProviderErrorBody {
+interface ProviderErrorBody {
   error: {
     code: number
     message: string

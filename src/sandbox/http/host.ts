@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import type { SandboxEnv } from '../app.js'
 import type { SandboxConfig } from '../config.js'
+import type { SandboxEnv } from '../state.js'
 import { ProviderError } from './errors.js'
 
 /**
@@ -38,7 +38,7 @@ const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' }
  * Whether `host` (a Host header) names this sandbox. `port` is the local port the request came
  * in on; unknown outside a Node server, where any port of a loopback name is taken.
  */
-export function isOwnHost(host: string, config: SandboxConfig, port?: number): boolean {
+function isOwnHost(host: string, config: SandboxConfig, port?: number): boolean {
   const named = URL.parse(`http://${host}`)
   if (!named || named.host === '' || `http://${named.host}/` !== named.href) return false
   if (LOOPBACK_NAMES.has(named.hostname)) {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { siteCatalog } from './analytics/store.js'
+import { recentInstant, Sfc32 } from '../synthetic/random.js'
 import type { Page } from './analytics/catalog.js'
-import { Random, recentInstant } from './analytics/random.js'
+import { siteCatalog } from './analytics/store.js'
 import { urlOnSite, type Site } from './sites.js'
 import { sitemapOfPage } from './sitemaps.js'
 
@@ -132,7 +132,7 @@ export function inspectUrl(
   const { pages } = siteCatalog(user, site.siteUrl)
   const index = pages.findIndex((p) => p.url === inspectionUrl)
   const page = pages[index]
-  const random = new Random('search-inspection', user, site.siteUrl, inspectionUrl)
+  const random = new Sfc32('search-inspection', user, site.siteUrl, inspectionUrl)
   const roll = random.next()
   const name = page
     ? index === 0 || roll < 0.75

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import type { SandboxEnv } from '../app.js'
 import { requireAccess } from '../auth/bearer.js'
-import { readBody, readQuery } from '../tasks/request.js'
+import { noQuery, readBody, readQuery } from '../http/validate.js'
+import type { SandboxEnv } from '../state.js'
 import { pacificNow } from './analytics/calendar.js'
 import { runQuery } from './analytics/engine.js'
 import { analyticsQuery, queryBody } from './analytics/request.js'
@@ -14,7 +14,6 @@ import { getSitemap, listSitemaps, submitSitemap } from './sitemaps.js'
 
 type Ctx = Context<SandboxEnv>
 
-const noQuery = z.object({})
 const sitemapsQuery = z.object({ sitemapIndex: z.string().min(1).max(2048).optional() })
 
 /** The site of the path, if the caller owns it (`{siteUrl}` arrives as one encoded segment). */

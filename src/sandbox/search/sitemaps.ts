@@ -1,7 +1,7 @@
 import type { SandboxDb } from '../db/open.js'
 import { notFound } from '../http/errors.js'
-import { domainOf, type Page } from './analytics/catalog.js'
-import { Random, recentInstant } from './analytics/random.js'
+import { recentInstant, Sfc32 } from '../synthetic/random.js'
+import type { Page } from './analytics/catalog.js'
 import { siteCatalog } from './analytics/store.js'
 import { urlOnSite, type Site } from './sites.js'
 
@@ -11,14 +11,14 @@ import { urlOnSite, type Site } from './sites.js'
  * are stored. The shape is the real API's WmxSitemap: counts are int64, so strings.
  */
 
-export interface SitemapContent {
+interface SitemapContent {
   type: 'web' | 'image' | 'video' | 'news'
   submitted: string
   /** Deprecated by the real API, which always answers "0". */
   indexed: '0'
 }
 
-export interface Sitemap {
+interface Sitemap {
   path: string
   lastSubmitted: string
   isPending: boolean
@@ -52,9 +52,7 @@ function seededPaths(site: Site) {
         ? `${www}sitemap-products.xml`
         : `https://shop.${site.domain}/sitemap-products.xml`,
     posts:
-      site.kind === 'prefix'
-        ? `${www}sitemap-news.xml`
-        : `https://blog.${domainOf(site.siteUrl)}/feed.xml`,
+      site.kind === 'prefix' ? `${www}sitemap-news.xml` : `https://blog.${site.domain}/feed.xml`,
   }
 }
 
@@ -108,7 +106,7 @@ function contentsOf(seed: Seed): SitemapContent[] {
 
 /** Days and times of a seeded sitemap: the same all day long, recent whatever the day. */
 function seededTimes(user: string, site: Site, path: string, now: number) {
-  const random = new Random('search-sitemap', user, site.siteUrl, path)
+  const random = new Sfc32('search-sitemap', user, site.siteUrl, path)
   const submitted = recentInstant(random, now, 20, 200)
   const downloaded = recentInstant(random, now, 1, 3)
   return {
@@ -159,7 +157,7 @@ function submitted(seeded: Sitemap | undefined, path: string, at: string, now: n
       : /(rss|feed)/i.test(path)
         ? 'rssFeed'
         : 'sitemap'
-  const urls = 10 + new Random('search-submitted', path).int(400)
+  const urls = 10 + new Sfc32('search-submitted', path).int(400)
   return {
     path,
     lastSubmitted: at,
@@ -183,26 +181,29 @@ async function storedOf(db: SandboxDb, user: string, site: Site) {
   return new Map(rows.map((r) => [r.path, r.submitted]))
 }
 
-/** Every sitemap of the site by path: top-level ones, and the children of seeded indexes. */
+/**
+ * Every sitemap of the site: the top-level ones by path, and the seeded children of each seeded
+ * index, as seeded (an index lists them so, even once one is submitted on its own).
+ */
 async function allOf(db: SandboxDb, user: string, site: Site, now: number) {
   const stored = await storedOf(db, user, site)
   const top = new Map<string, Sitemap>()
   const children = new Map<string, Sitemap[]>()
-  const child = new Map<string, Sitemap>()
   for (const seed of seedsOf(user, site)) {
     top.set(seed.path, seededSitemap(user, site, seed, now))
-    const kids = (seed.children ?? []).map((c) => seededSitemap(user, site, c, now))
-    children.set(seed.path, kids)
-    for (const kid of kids) child.set(kid.path, kid)
+    children.set(
+      seed.path,
+      (seed.children ?? []).map((c) => seededSitemap(user, site, c, now)),
+    )
   }
+  const childAt = (path: string) => [...children.values()].flat().find((kid) => kid.path === path)
   for (const [path, at] of stored) {
-    const seeded = top.get(path) ?? child.get(path)
-    const shown = submitted(seeded, path, at, now)
     // A child submitted on its own is listed at the top level too, as the real API does.
-    top.set(path, shown)
-    if (child.has(path)) child.set(path, shown)
+    top.set(path, submitted(top.get(path) ?? childAt(path), path, at, now))
   }
-  return { top, children, child }
+  /** A sitemap by path: top-level (submitted), or a seeded index's child. */
+  const find = (path: string) => top.get(path) ?? childAt(path)
+  return { top, children, find }
 }
 
 const byPath = (a: Sitemap, b: Sitemap) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
@@ -215,12 +216,12 @@ export async function listSitemaps(
   sitemapIndex: string | undefined,
   now = Date.now(),
 ): Promise<{ sitemap?: Sitemap[] }> {
-  const { top, children, child } = await allOf(db, user, site, now)
+  const { top, children, find } = await allOf(db, user, site, now)
   let list: Sitemap[]
   if (sitemapIndex === undefined) list = [...top.values()]
   else {
     urlOnSite(site, 'sitemapIndex', sitemapIndex)
-    if (!top.has(sitemapIndex) && !child.has(sitemapIndex))
+    if (!find(sitemapIndex))
       throw notFound(
         `Sitemap index "${sitemapIndex.slice(0, 200)}" not found for site ${site.siteUrl}.`,
       )
@@ -238,8 +239,7 @@ export async function getSitemap(
   now = Date.now(),
 ): Promise<Sitemap> {
   urlOnSite(site, 'feedpath', feedpath)
-  const { top, child } = await allOf(db, user, site, now)
-  const found = top.get(feedpath) ?? child.get(feedpath)
+  const found = (await allOf(db, user, site, now)).find(feedpath)
   if (!found)
     throw notFound(`Sitemap "${feedpath.slice(0, 200)}" not found for site ${site.siteUrl}.`)
   return found

@@ -44,7 +44,7 @@ function httpUrl(text: string): URL | undefined {
 }
 
 /** Whether an absolute URL belongs to the site: starts with its prefix, or is on its domain. */
-export function isOnSite(site: Site, text: string): boolean {
+function isOnSite(site: Site, text: string): boolean {
   const url = httpUrl(text)
   if (!url) return false
   if (site.kind === 'domain')
@@ -53,7 +53,7 @@ export function isOnSite(site: Site, text: string): boolean {
 }
 
 /** What a URL of the site looks like, for messages. */
-export const siteScope = (site: Site) =>
+const siteScope = (site: Site) =>
   site.kind === 'domain'
     ? `on ${site.domain} or one of its subdomains (such as https://www.${site.domain}/...)`
     : `starting with ${site.siteUrl}`

@@ -6,7 +6,7 @@ import type { ListRow, TaskRow } from './rows.js'
 import type { ListTasksQuery } from './schemas.js'
 import { dueInstant } from './timestamps.js'
 
-export interface Page<T> {
+interface Page<T> {
   items: T[]
   nextPageToken?: string
 }

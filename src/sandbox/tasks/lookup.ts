@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.js'
 import type { ListRow, TaskRow } from './rows.js'
 
 /** Names the user's default list wherever a list id is expected. */
-export const DEFAULT_LIST = '@default'
+const DEFAULT_LIST = '@default'
 
 /**
  * A list of this user, by id or `@default` (the first list the user got, which can never be

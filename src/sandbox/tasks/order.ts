@@ -21,7 +21,7 @@ interface Level {
   batchSize: number
 }
 
-export interface WalkOptions {
+interface WalkOptions {
   listId: string
   /** Resume after the task at the end of this path (from a page token). */
   from?: PathStep[]
@@ -31,7 +31,7 @@ export interface WalkOptions {
   batchSize: number
 }
 
-export interface Visit {
+interface Visit {
   task: TaskRow
   /** The path from the root down to this task: where a page that ends here resumes. */
   path: PathStep[]

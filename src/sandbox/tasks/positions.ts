@@ -14,7 +14,7 @@ export function siblingsOf(db: SandboxDb, listId: string, parentId: string | nul
     : query.where('parent_id', '=', parentId)
 }
 
-export interface Placement {
+interface Placement {
   listId: string
   parentId: string | null
   /** The sibling to follow, or null for the first position. */

@@ -28,7 +28,7 @@ export const taskEtag = (t: TaskRow) =>
     t.links,
   ])
 
-export const listEtag = (l: ListRow) => etagOf([l.id, l.title, l.updated])
+const listEtag = (l: ListRow) => etagOf([l.id, l.title, l.updated])
 
 /** A page changes when any of its items or where it ends changes. */
 const pageEtag = (items: { etag: string }[], nextPageToken: string | undefined) =>
@@ -63,8 +63,6 @@ export function taskJson(t: TaskRow, links: TaskLinks) {
     }),
   }
 }
-
-export type TaskJson = ReturnType<typeof taskJson>
 
 export function taskListJson(l: ListRow, links: TaskLinks) {
   return {

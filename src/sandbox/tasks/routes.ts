@@ -1,18 +1,17 @@
 import { Hono, type Context } from 'hono'
-import type { SandboxEnv } from '../app.js'
 import { requireAccess } from '../auth/bearer.js'
+import { noQuery, readBody, readQuery } from '../http/validate.js'
+import type { SandboxEnv } from '../state.js'
 import { createTaskList } from './lists.js'
 import { readListsPage, readTasksPage } from './listing.js'
 import { findList, findTask } from './lookup.js'
 import { moveTask } from './move.js'
 import { taskJson, taskListJson, taskListsPage, tasksPage } from './representation.js'
-import { readBody, readQuery } from './request.js'
 import {
   createTaskQuery,
   listTaskListsQuery,
   listTasksQuery,
   moveTaskQuery,
-  noQuery,
   taskBody,
   taskListBody,
 } from './schemas.js'

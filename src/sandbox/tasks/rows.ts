@@ -22,8 +22,5 @@ export interface StoredAssignment {
 export const assignmentOf = (row: TaskRow): StoredAssignment | undefined =>
   row.assignment === null ? undefined : (JSON.parse(row.assignment) as StoredAssignment)
 
-export const isHidden = (row: TaskRow) => row.hidden === 1
-export const isDeleted = (row: TaskRow) => row.deleted === 1
-
 /** Ids are random and opaque, like the provider's: 16 base64url characters. */
 export const newId = () => randomBytes(12).toString('base64url')

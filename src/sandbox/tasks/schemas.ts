@@ -4,9 +4,9 @@ import { parseTimestamp } from './timestamps.js'
 
 /** The seed's limits on fields and page sizes. */
 export const TITLE_MAX = 1024
-export const NOTES_MAX = 8192
-export const TASKS_PAGE = { default: 20, max: 100 }
-export const LISTS_PAGE = { default: 1000, max: 1000 }
+const NOTES_MAX = 8192
+const TASKS_PAGE = { default: 20, max: 100 }
+const LISTS_PAGE = { default: 1000, max: 1000 }
 
 /** Length in characters (code points), as a person would count them, not UTF-16 units. */
 export function codePoints(text: string): number {
@@ -148,5 +148,3 @@ export const moveTaskQuery = z.object({
   previous: optionalId,
 })
 export type MoveTaskQuery = z.output<typeof moveTaskQuery>
-
-export const noQuery = z.object({})

@@ -11,7 +11,7 @@ import { now } from './timestamps.js'
  * what the API would have stored: fractional positions, hidden only when completed.
  */
 
-export interface SeedTasks {
+interface SeedTasks {
   user: string
   /** A list id or `@default`. */
   tasklist: string

@@ -34,7 +34,7 @@ export async function readOutlines(db: SandboxDb, user: string): Promise<ListOut
   return outlines
 }
 
-export async function readListOutline(
+async function readListOutline(
   db: SandboxDb,
   list: ListRow,
   cap = TASKS_SHOWN_PER_LIST,

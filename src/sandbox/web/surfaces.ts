@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import type { SandboxEnv } from '../app.js'
 import { currentUser } from '../account/session.js'
 import { page } from '../http/page.js'
+import type { SandboxEnv } from '../state.js'
 import { signedInAs, signInPage } from './signed-in.js'
 
 /**

@@ -8,7 +8,7 @@ import { TASKS_SHOWN_PER_LIST, type ListOutline, type OutlineTask } from './outl
  * ones struck through, assigned ones linked to their original, and one task highlighted.
  */
 
-export interface RenderContext {
+interface RenderContext {
   links: TaskLinks
   /** The task the page is about (`/web/tasks/{task}`), highlighted. */
   target?: string

@@ -1,10 +1,6 @@
-import type { ToolDefinition } from '../definition.js'
-import { getMetadata, runRealtimeReport, runReport, runReports } from './tools.js'
+import { inTableOrder } from '../table.js'
+import { ANALYTICS_TABLE } from './table.js'
+import * as definitions from './tools.js'
 
-/** The web-analytics service's tools, in the seed's table order. */
-export const ANALYTICS_TOOLS: readonly ToolDefinition[] = [
-  getMetadata,
-  runRealtimeReport,
-  runReport,
-  runReports,
-]
+/** The web-analytics service's tools, in the order of the seed's table. */
+export const ANALYTICS_TOOLS = inTableOrder(ANALYTICS_TABLE, definitions)

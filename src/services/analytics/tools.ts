@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { defineTool, READ_HINTS } from '../definition.js'
-import { flag, objectError, toolInput } from '../inputs.js'
+import { defineTool } from '../definition.js'
+import { flag, objectError } from '../inputs.js'
 import { filtersOf } from './filters.js'
 import {
   checkReport,
@@ -20,10 +20,11 @@ import {
 } from './inputs.js'
 import { checkFixedNames, checkNames } from './names.js'
 import { metadata, realtimeReport, report, reports } from './resources.js'
+import { ANALYTICS_TABLE } from './table.js'
 
 /**
- * The web-analytics service: the seed's four tools, in the order of its tool table. All read
- * (analytics.readonly, no approval); their inputs and answers are those of the analytics Data
+ * The web-analytics service's four tools, each from its row of the seed's table
+ * (ANALYTICS_TABLE): all reads. Their inputs and answers are those of the analytics Data
  * API's metadata, runRealtimeReport, runReport and batchRunReports, flat: propertiesId beside
  * the body's fields. Names are checked against the property before a report is run.
  */
@@ -69,23 +70,15 @@ const reportFields = () => ({
     .describe('Also return the property’s remaining API quota.'),
 })
 
-export const getMetadata = defineTool({
-  service: 'analytics',
-  name: 'get_metadata',
+export const getMetadata = defineTool(ANALYTICS_TABLE.get_metadata, {
   title: 'List a property’s dimensions and metrics',
   description: [
     'List the dimensions (attributes such as date, country, pagePath) and metrics (numbers such as activeUsers, sessions, screenPageViews) a property offers for run_report and run_reports, with their descriptions, metric types and the property’s custom definitions (customDefinition: true).',
     'Use apiName in reports. Realtime reports have their own smaller set (see run_realtime_report).',
   ].join(' '),
-  method: 'GET',
-  path: '/properties/{propertiesId}/metadata',
-  input: toolInput('get_metadata', { propertiesId: propertiesId() }),
+  input: { propertiesId: propertiesId() },
   query: [],
-  body: 'none',
   output: metadata,
-  scope: 'analytics.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
 /** The realtime API's own dimensions and metrics (plus the property's customUser: dimensions). */
@@ -111,10 +104,10 @@ const REALTIME_NAMES = {
 } as const
 
 /**
- * run_realtime_report's input: the core report's fields it shares, as reportFields() builds them,
+ * run_realtime_report's fields: the core report's fields it shares, as reportFields() builds them,
  * with its own dimensions, limit and minuteRanges; in this order, which is its JSON Schema's.
  */
-function realtimeInput() {
+function realtimeFields() {
   const {
     metrics,
     dimensionFilter,
@@ -123,7 +116,7 @@ function realtimeInput() {
     orderBys,
     returnPropertyQuota,
   } = reportFields()
-  return toolInput('run_realtime_report', {
+  return {
     propertiesId: propertiesId(),
     dimensions: dimensions()
       .optional()
@@ -136,12 +129,10 @@ function realtimeInput() {
     orderBys,
     minuteRanges: minuteRanges().optional(),
     returnPropertyQuota,
-  }).superRefine(checkReport)
+  }
 }
 
-export const runRealtimeReport = defineTool({
-  service: 'analytics',
-  name: 'run_realtime_report',
+export const runRealtimeReport = defineTool(ANALYTICS_TABLE.run_realtime_report, {
   title: 'See what is happening on the site now',
   description: [
     'Report on the last 30 minutes of a property: who is on the site and what they do, by minute (minutesAgo, 00 is this minute), place, device, page or event.',
@@ -150,15 +141,10 @@ export const runRealtimeReport = defineTool({
     STRINGS,
     'rowCount is the number of rows in the whole report; limit caps the rows returned (no offset in realtime).',
   ].join(' '),
-  method: 'POST',
-  path: '/properties/{propertiesId}/realtime-report',
-  input: realtimeInput(),
+  input: realtimeFields(),
+  check: checkReport,
   query: [],
-  body: 'rest',
   output: realtimeReport,
-  scope: 'analytics.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
   // Realtime names are the API's fixed set: checked here, with no upstream call.
   preflight: async (args) => {
     const used = [
@@ -174,9 +160,7 @@ export const runRealtimeReport = defineTool({
   },
 })
 
-export const runReport = defineTool({
-  service: 'analytics',
-  name: 'run_report',
+export const runReport = defineTool(ANALYTICS_TABLE.run_report, {
   title: 'Run a report',
   description: [
     'Report on a property: metrics (numbers such as activeUsers, sessions, screenPageViews, totalRevenue) by dimensions (such as date, country, pagePath, sessionDefaultChannelGroup) over 1 to 4 date ranges.',
@@ -190,17 +174,10 @@ export const runReport = defineTool({
     PAGING,
     USERS_ONCE,
   ].join(' '),
-  method: 'POST',
-  path: '/properties/{propertiesId}/report',
-  input: toolInput('run_report', { propertiesId: propertiesId(), ...reportFields() }).superRefine(
-    checkReport,
-  ),
+  input: { propertiesId: propertiesId(), ...reportFields() },
+  check: checkReport,
   query: [],
-  body: 'rest',
   output: report,
-  scope: 'analytics.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
   preflight: (args, provider) => checkNames(provider, args.propertiesId, [args]),
 })
 
@@ -213,9 +190,7 @@ const reportRequest = z
   })
   .superRefine(checkReport)
 
-export const runReports = defineTool({
-  service: 'analytics',
-  name: 'run_reports',
+export const runReports = defineTool(ANALYTICS_TABLE.run_reports, {
   title: 'Run several reports at once',
   description: [
     `Run 1 to ${LIMITS.batch} reports on one property in one call; each request takes run_report’s fields (without propertiesId) and is answered as run_report would, in order.`,
@@ -225,9 +200,7 @@ export const runReports = defineTool({
     STRINGS,
     PAGING,
   ].join(' '),
-  method: 'POST',
-  path: '/properties/{propertiesId}/reports',
-  input: toolInput('run_reports', {
+  input: {
     propertiesId: propertiesId(),
     requests: z
       .array(reportRequest, {
@@ -240,13 +213,9 @@ export const runReports = defineTool({
       .describe(
         `1 to ${LIMITS.batch} reports, each such as {"dateRanges": [{"startDate": "7daysAgo", "endDate": "yesterday"}], "dimensions": [{"name": "country"}], "metrics": [{"name": "activeUsers"}]}.`,
       ),
-  }),
+  },
   query: [],
-  body: 'rest',
   output: reports,
-  scope: 'analytics.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
   preflight: (args, provider) =>
     checkNames(
       provider,

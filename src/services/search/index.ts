@@ -1,19 +1,6 @@
-import type { ToolDefinition } from '../definition.js'
-import {
-  getSite,
-  inspectUrl,
-  listSitemaps,
-  listSites,
-  querySearchAnalytics,
-  submitSitemap,
-} from './tools.js'
+import { inTableOrder } from '../table.js'
+import { SEARCH_TABLE } from './table.js'
+import * as definitions from './tools.js'
 
-/** The search-performance service's tools, in the seed's table order. */
-export const SEARCH_TOOLS: readonly ToolDefinition[] = [
-  getSite,
-  inspectUrl,
-  listSitemaps,
-  listSites,
-  querySearchAnalytics,
-  submitSitemap,
-]
+/** The search-performance service's tools, in the order of the seed's table. */
+export const SEARCH_TOOLS = inTableOrder(SEARCH_TABLE, definitions)

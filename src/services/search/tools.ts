@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { defineTool, READ_HINTS } from '../definition.js'
-import { toolInput } from '../inputs.js'
+import { defineTool } from '../definition.js'
 import { describeSubmitSitemap } from './describe.js'
 import {
   AGGREGATIONS,
@@ -24,11 +23,11 @@ import {
   sitesList,
   submittedSitemap,
 } from './resources.js'
+import { SEARCH_TABLE } from './table.js'
 
 /**
- * The search-performance service: the seed's six tools, in the order of its tool table, modeled
- * on the real Search Console API. Reads need `webmasters.readonly`; submit_sitemap needs
- * `webmasters` and the person's approval of each call (access mode auth-token).
+ * The search-performance service's six tools, each from its row of the seed's table
+ * (SEARCH_TABLE), modeled on the real Search Console API.
  */
 
 const SITES =
@@ -38,29 +37,19 @@ const siteField = siteUrl().describe(
   'The site, exactly as list_sites gives it: https://www.example.com/ (with the trailing slash) or sc-domain:example.com.',
 )
 
-export const getSite = defineTool({
-  service: 'search',
-  name: 'get_site',
+export const getSite = defineTool(SEARCH_TABLE.get_site, {
   title: 'Read a site',
   description: [
     'Read one of the person’s sites in Search Console: its siteUrl and the person’s permissionLevel (siteOwner, siteFullUser, siteRestrictedUser, siteUnverifiedUser).',
     SITES,
     'A site that is not the person’s, or is spelled differently from list_sites, is refused as a permission error.',
   ].join(' '),
-  method: 'GET',
-  path: '/sites/{siteUrl}',
-  input: toolInput('get_site', { siteUrl: siteField }),
+  input: { siteUrl: siteField },
   query: [],
-  body: 'none',
   output: site,
-  scope: 'webmasters.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const inspectUrl = defineTool({
-  service: 'search',
-  name: 'inspect_url',
+export const inspectUrl = defineTool(SEARCH_TABLE.inspect_url, {
   title: 'Check how a page is indexed',
   description: [
     'Check what Google’s index knows of one URL of a site: indexStatusResult.verdict PASS means indexed, NEUTRAL excluded, FAIL an error;',
@@ -69,9 +58,7 @@ export const inspectUrl = defineTool({
     'inspectionUrl must be a full URL within siteUrl: under the prefix of a URL-prefix site, or on the domain (any subdomain) of an sc-domain: property.',
     'This reads the index; it does not ask Google to crawl or index anything.',
   ].join(' '),
-  method: 'POST',
-  path: '/inspect-url',
-  input: toolInput('inspect_url', {
+  input: {
     inspectionUrl: pageUrl('inspectionUrl', 'the full URL to inspect').describe(
       'The full URL to inspect, within siteUrl, such as https://www.example.com/blog/post.',
     ),
@@ -83,18 +70,13 @@ export const inspectUrl = defineTool({
       })
       .optional()
       .describe('Language of the issue messages, as BCP-47 (default "en-US").'),
-  }).superRefine(onSiteCheck('inspectionUrl')),
+  },
+  check: onSiteCheck('inspectionUrl'),
   query: [],
-  body: 'rest',
   output: inspection,
-  scope: 'webmasters.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const listSitemaps = defineTool({
-  service: 'search',
-  name: 'list_sitemaps',
+export const listSitemaps = defineTool(SEARCH_TABLE.list_sitemaps, {
   title: 'List sitemaps',
   description: [
     'List the sitemaps submitted for a site: for each, its URL (path), when it was last submitted and downloaded, whether Google has still to process it (isPending), its type, its errors and warnings, and how many URLs it lists by content type (counts are strings).',
@@ -102,50 +84,35 @@ export const listSitemaps = defineTool({
     'An answer without "sitemap" means none.',
     SITES,
   ].join(' '),
-  method: 'GET',
-  path: '/sites/{siteUrl}/sitemaps',
-  input: toolInput('list_sitemaps', {
+  input: {
     siteUrl: siteField,
     sitemapIndex: pageUrl('sitemapIndex', 'the URL of a sitemap index')
       .optional()
       .describe(
         'The URL of a sitemap index of the site: list the sitemaps it holds. Omit for the submitted sitemaps.',
       ),
-  }).superRefine(onSiteCheck('sitemapIndex')),
+  },
+  check: onSiteCheck('sitemapIndex'),
   query: ['sitemapIndex'],
-  body: 'none',
   output: sitemapsList,
-  scope: 'webmasters.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const listSites = defineTool({
-  service: 'search',
-  name: 'list_sites',
+export const listSites = defineTool(SEARCH_TABLE.list_sites, {
   title: 'List sites',
   description: [
     'List the person’s sites (properties) in Search Console, with their permission level.',
     'Use a siteUrl from here unchanged in the other tools. A URL-prefix site ends with "/" (https://www.example.com/) and holds the addresses that start with it; a domain property is sc-domain:example.com and holds every host of the domain, http and https.',
     'An answer without "siteEntry" means the person has no sites.',
   ].join(' '),
-  method: 'GET',
-  path: '/sites',
-  input: toolInput('list_sites', {}),
+  input: {},
   query: [],
-  body: 'none',
   output: sitesList,
-  scope: 'webmasters.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
 const DATA_DELAY =
   'Data is final only up to about 3 days ago: the default dataState "final" leaves the last 2-3 days out; "all" includes fresh data that may still change (metadata.first_incomplete_date says from when), "hourly_all" is needed for the hour dimension (the last 10 days only).'
 
-export const querySearchAnalytics = defineTool({
-  service: 'search',
-  name: 'query_search_analytics',
+export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analytics, {
   title: 'Query search performance',
   description: [
     'Clicks, impressions, click-through rate and average position of a site in Google Search over a date range, grouped by dimensions (query, page, country, device, searchAppearance, date, hour) and filtered.',
@@ -159,9 +126,7 @@ export const querySearchAnalytics = defineTool({
     'aggregationType: auto (default) counts by page when grouping or filtering by page, else by property; byProperty cannot be used with page; byNewsShowcasePanel needs type discover or googleNews and a filter searchAppearance equals NEWS_SHOWCASE.',
     SITES,
   ].join(' '),
-  method: 'POST',
-  path: '/sites/{siteUrl}/search-analytics',
-  input: toolInput('query_search_analytics', {
+  input: {
     siteUrl: siteField,
     startDate: date('startDate').describe('First day, YYYY-MM-DD (Pacific Time), included.'),
     endDate: date('endDate').describe(
@@ -196,7 +161,8 @@ export const querySearchAnalytics = defineTool({
       .describe(
         'final (default: settled data, ends ~3 days ago), all (with fresh data) or hourly_all (for the hour dimension).',
       ),
-  }).superRefine((args, ctx) => {
+  },
+  check: (args, ctx) => {
     const fail = (path: string, message: string) =>
       ctx.addIssue({ code: 'custom', path: [path], message })
     if (args.startDate > args.endDate)
@@ -237,19 +203,12 @@ export const querySearchAnalytics = defineTool({
           '"byNewsShowcasePanel" needs a filter: searchAppearance equals "NEWS_SHOWCASE"',
         )
     }
-  }),
+  },
   query: [],
-  body: 'rest',
   output: analyticsAnswer,
-  scope: 'webmasters.readonly',
-  // A query changes nothing: sending it again when an answer is lost is safe.
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const submitSitemap = defineTool({
-  service: 'search',
-  name: 'submit_sitemap',
+export const submitSitemap = defineTool(SEARCH_TABLE.submit_sitemap, {
   title: 'Submit a sitemap',
   description: [
     'Submit a sitemap for a site, so that Google fetches it and crawls the pages it lists. Nothing on the site itself changes.',
@@ -258,22 +217,16 @@ export const submitSitemap = defineTool({
     SITES,
     'The person is shown the sitemap and the site, and it is submitted only after they approve; if they decline, nothing is submitted.',
   ].join(' '),
-  method: 'PUT',
-  path: '/sites/{siteUrl}/sitemaps/{feedpath}',
-  input: toolInput('submit_sitemap', {
+  input: {
     siteUrl: siteField,
     feedpath: pageUrl('feedpath', 'the sitemap’s full URL').describe(
       'The sitemap’s full URL, such as https://www.example.com/sitemap.xml.',
     ),
-  }).superRefine(onSiteCheck('feedpath')),
+  },
+  check: onSiteCheck('feedpath'),
   query: [],
-  body: 'none',
   output: submittedSitemap,
   // The provider answers 204 without a body: the result names what was submitted.
   answerWithoutBody: ({ siteUrl, feedpath }) => ({ siteUrl, feedpath, submitted: true }),
-  scope: 'webmasters',
-  // Submitting again only asks Google to read the sitemap again: a lost answer may be retried.
-  idempotent: true,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  approval: { mode: 'auth-token', describe: describeSubmitSitemap },
+  approval: { describe: describeSubmitSitemap },
 })

@@ -1,23 +1,6 @@
-import type { ToolDefinition } from '../definition.js'
-import {
-  createTask,
-  createTaskList,
-  deleteTask,
-  getTask,
-  listTaskLists,
-  listTasks,
-  moveTask,
-  updateTask,
-} from './tools.js'
+import { inTableOrder } from '../table.js'
+import { TASK_TABLE } from './table.js'
+import * as definitions from './tools.js'
 
-/** The task service's tools, in the seed's table order. */
-export const TASK_TOOLS: readonly ToolDefinition[] = [
-  createTask,
-  createTaskList,
-  deleteTask,
-  getTask,
-  listTaskLists,
-  listTasks,
-  moveTask,
-  updateTask,
-]
+/** The task service's tools, in the order of the seed's table. */
+export const TASK_TOOLS = inTableOrder(TASK_TABLE, definitions)

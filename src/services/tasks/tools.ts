@@ -1,4 +1,4 @@
-import { defineTool, READ_HINTS } from '../definition.js'
+import { defineTool } from '../definition.js'
 import {
   describeCreateTask,
   describeCreateTaskList,
@@ -19,13 +19,14 @@ import {
   TASKS_PAGE,
   timestamp,
 } from './inputs.js'
-import { flag, toolInput } from '../inputs.js'
+import { flag } from '../inputs.js'
 import { deletedTask, task, taskList, taskListsPage, tasksPage } from './resources.js'
+import { TASK_TABLE } from './table.js'
 
 /**
- * The task service: the seed's eight tools, in the order of its tool table. Each entry is the
- * seed's row (method, path, approval), its permission (`tasks.readonly` reads, `tasks` changes),
- * its access mode, and the endpoint's parameters and rules, written for the model that calls it.
+ * The task service's eight tools, each from its row of the seed's table (TASK_TABLE): the
+ * endpoint's parameters and rules, written for the model that calls it, and how a change reads
+ * to the person who approves it.
  */
 
 const APPROVED =
@@ -44,9 +45,7 @@ const dueField = timestamp('due').describe(
   'The day the task is scheduled, as an RFC 3339 timestamp such as 2026-11-25T00:00:00.000Z; only the date is kept.',
 )
 
-export const createTask = defineTool({
-  service: 'tasks',
-  name: 'create_task',
+export const createTask = defineTool(TASK_TABLE.create_task, {
   title: 'Add a task',
   description: [
     'Add a task to a list, optionally with notes and a due day.',
@@ -56,9 +55,7 @@ export const createTask = defineTool({
     'Limits: 20,000 visible tasks per list, 100,000 per person, 2,000 subtasks per task.',
     APPROVED,
   ].join(' '),
-  method: 'POST',
-  path: '/lists/{tasklist}/tasks',
-  input: toolInput('create_task', {
+  input: {
     tasklist,
     parent: taskId('parent')
       .optional()
@@ -76,42 +73,28 @@ export const createTask = defineTool({
       .optional()
       .describe('"needsAction" (not done, the default) or "completed" (done).'),
     due: dueField.optional(),
-  }),
+  },
   query: ['parent', 'previous'],
-  body: 'rest',
   output: task,
-  scope: 'tasks',
-  idempotent: false,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  approval: { mode: 'auth-token', describe: describeCreateTask },
+  approval: { describe: describeCreateTask },
 })
 
-export const createTaskList = defineTool({
-  service: 'tasks',
-  name: 'create_task_list',
+export const createTaskList = defineTool(TASK_TABLE.create_task_list, {
   title: 'Create a task list',
   description: [
     'Create a task list. A person can have at most 2000 lists.',
     'Use the returned id as tasklist in the other tools.',
     APPROVED,
   ].join(' '),
-  method: 'POST',
-  path: '/lists',
-  input: toolInput('create_task_list', {
+  input: {
     title: taskTitle('the list title').describe('Title of the list, 1 to 1024 characters.'),
-  }),
+  },
   query: [],
-  body: 'rest',
   output: taskList,
-  scope: 'tasks',
-  idempotent: false,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  approval: { mode: 'auth-token', describe: describeCreateTaskList },
+  approval: { describe: describeCreateTaskList },
 })
 
-export const deleteTask = defineTool({
-  service: 'tasks',
-  name: 'delete_task',
+export const deleteTask = defineTool(TASK_TABLE.delete_task, {
   title: 'Delete a task',
   description: [
     'Delete a task. Its subtasks are deleted with it.',
@@ -120,74 +103,49 @@ export const deleteTask = defineTool({
     'The person approves each deletion on the connector’s own page (they may be sent a link); it runs only after they approve.',
     SEEN,
   ].join(' '),
-  method: 'DELETE',
-  path: '/lists/{tasklist}/tasks/{task}',
-  input: toolInput('delete_task', { tasklist, task: taskRef }),
+  input: { tasklist, task: taskRef },
   query: [],
-  body: 'none',
   output: deletedTask,
   // The provider answers 204: the result names what went.
   answerWithoutBody: ({ tasklist, task }) => ({ deleted: true, tasklist, task }),
-  scope: 'tasks',
-  // The provider: deleting again succeeds, so a delete whose answer was lost may be sent again.
-  idempotent: true,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  approval: { mode: 'per-call', describe: describeDeleteTask, existing: 'get_task' },
+  approval: { describe: describeDeleteTask, existing: 'get_task' },
 })
 
-export const getTask = defineTool({
-  service: 'tasks',
-  name: 'get_task',
+export const getTask = defineTool(TASK_TABLE.get_task, {
   title: 'Read a task',
   description: [
     'Read one task: title, notes, status, due day, completion time, parent, position, links, and for an assigned task where it came from.',
     'Deleted tasks are readable too, with deleted: true.',
     'due is the scheduled day (at midnight UTC), not a deadline.',
   ].join(' '),
-  method: 'GET',
-  path: '/lists/{tasklist}/tasks/{task}',
-  input: toolInput('get_task', { tasklist, task: taskRef }),
+  input: { tasklist, task: taskRef },
   query: [],
-  body: 'none',
   output: task,
-  scope: 'tasks.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const listTaskLists = defineTool({
-  service: 'tasks',
-  name: 'list_task_lists',
+export const listTaskLists = defineTool(TASK_TABLE.list_task_lists, {
   title: 'List task lists',
   description: [
     'List the person’s task lists, a page at a time.',
     'When the answer has nextPageToken, pass it as pageToken to get the next page.',
     'A list’s id is the tasklist of the other tools; "@default" also names the default list.',
   ].join(' '),
-  method: 'GET',
-  path: '/lists',
-  input: toolInput('list_task_lists', {
+  input: {
     maxResults: maxResults(LISTS_PAGE)
       .optional()
       .describe('Lists per page, 1 to 1000 (default 1000).'),
     pageToken: pageToken()
       .optional()
       .describe('The nextPageToken of the previous page; omit for the first page.'),
-  }),
+  },
   query: ['maxResults', 'pageToken'],
-  body: 'none',
   output: taskListsPage,
-  scope: 'tasks.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
 const bound = (field: string, what: string) =>
   timestamp(field).optional().describe(`Only tasks ${what} (RFC 3339, inclusive).`)
 
-export const listTasks = defineTool({
-  service: 'tasks',
-  name: 'list_tasks',
+export const listTasks = defineTool(TASK_TABLE.list_tasks, {
   title: 'List tasks',
   description: [
     'List the tasks of one list, a page at a time: top-level tasks in order, each followed by its subtasks.',
@@ -195,9 +153,7 @@ export const listTasks = defineTool({
     'By default completed tasks are included, but hidden, deleted and assigned tasks are not: tasks completed in first-party apps (web, mobile) are hidden, so set showHidden too to see them; set showAssigned for tasks assigned from a document or chat space.',
     'A due value is a day at midnight UTC: to find tasks due on 25 Nov 2026, use dueMin 2026-11-25T00:00:00Z and dueMax 2026-11-25T23:59:59Z.',
   ].join(' '),
-  method: 'GET',
-  path: '/lists/{tasklist}/tasks',
-  input: toolInput('list_tasks', {
+  input: {
     tasklist,
     maxResults: maxResults(TASKS_PAGE)
       .optional()
@@ -224,7 +180,7 @@ export const listTasks = defineTool({
       .describe(
         'Include tasks assigned to the person from a document or chat space (default false).',
       ),
-  }),
+  },
   query: [
     'maxResults',
     'pageToken',
@@ -238,16 +194,10 @@ export const listTasks = defineTool({
     'showDeleted',
     'showAssigned',
   ],
-  body: 'none',
   output: tasksPage,
-  scope: 'tasks.readonly',
-  idempotent: true,
-  annotations: READ_HINTS,
 })
 
-export const moveTask = defineTool({
-  service: 'tasks',
-  name: 'move_task',
+export const moveTask = defineTool(TASK_TABLE.move_task, {
   title: 'Move a task',
   description: [
     'Move a task within its list, under another task, or to another list; its subtasks move with it.',
@@ -257,9 +207,7 @@ export const moveTask = defineTool({
     APPROVED,
     SEEN,
   ].join(' '),
-  method: 'POST',
-  path: '/lists/{tasklist}/tasks/{task}/move',
-  input: toolInput('move_task', {
+  input: {
     tasklist: tasklistId().describe('The list the task is in now (or "@default").'),
     task: taskRef,
     destinationTasklist: tasklistId('destinationTasklist')
@@ -275,22 +223,15 @@ export const moveTask = defineTool({
     parent: taskId('parent')
       .optional()
       .describe('The new parent task (its id). Omit for the top level.'),
-  }),
+  },
   query: ['destinationTasklist', 'previous', 'parent'],
-  body: 'none',
   output: task,
-  scope: 'tasks',
-  // A move whose answer was lost is not sent again: with previous omitted it would be placed anew.
-  idempotent: false,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  approval: { mode: 'auth-token', describe: describeMoveTask, existing: 'get_task' },
+  approval: { describe: describeMoveTask, existing: 'get_task' },
 })
 
 const CHANGES = ['title', 'notes', 'status', 'due', 'completed', 'deleted'] as const
 
-export const updateTask = defineTool({
-  service: 'tasks',
-  name: 'update_task',
+export const updateTask = defineTool(TASK_TABLE.update_task, {
   title: 'Change a task',
   description: [
     'Change a task or mark it done. Only the fields given change; the others keep their value.',
@@ -302,9 +243,7 @@ export const updateTask = defineTool({
     APPROVED,
     SEEN,
   ].join(' '),
-  method: 'PATCH',
-  path: '/lists/{tasklist}/tasks/{task}',
-  input: toolInput('update_task', {
+  input: {
     tasklist,
     task: taskRef,
     title: taskTitle().optional().describe('New title, 1 to 1024 characters.'),
@@ -320,15 +259,15 @@ export const updateTask = defineTool({
       .optional()
       .describe('When the task was done (RFC 3339); only kept when the task is done.'),
     deleted: restoreOnly().optional().describe('false restores a deleted task.'),
-  }).refine((args) => CHANGES.some((field) => args[field] !== undefined), {
-    error: `update_task needs something to change: give at least one of ${CHANGES.join(', ')}`,
-  }),
+  },
+  check: (args, ctx) => {
+    if (!CHANGES.some((field) => args[field] !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        message: `update_task needs something to change: give at least one of ${CHANGES.join(', ')}`,
+      })
+  },
   query: [],
-  body: 'rest',
   output: task,
-  scope: 'tasks',
-  // PATCH sent with If-Match: a second identical call finds the etag changed and changes nothing.
-  idempotent: true,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  approval: { mode: 'auth-token', describe: describeUpdateTask, existing: 'get_task' },
+  approval: { describe: describeUpdateTask, existing: 'get_task' },
 })

@@ -59,7 +59,7 @@ export interface ProviderErrorBody {
 /** A provider message longer than this is cut: it is meant for a model, not a dump. */
 const MAX_PROVIDER_MESSAGE = 1_000
 
-export function readProviderError(body: unknown): ProviderErrorBody | undefined {
+function readProviderError(body: unknown): ProviderErrorBody | undefined {
   if (typeof body !== 'object' || body === null) return undefined
   const error = (body as { error?: unknown }).error
   if (typeof error !== 'object' || error === null) return undefined

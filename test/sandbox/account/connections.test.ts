@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { providerError, sandboxForSuite } from '../../support/sandbox.js'
-import { fieldValue } from '../oauth/person.js'
+import { fieldValue } from '../auth/person.js'
 import { sandboxAccount } from './account.js'
 
 const sandbox = sandboxForSuite()

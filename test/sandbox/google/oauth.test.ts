@@ -3,7 +3,7 @@ import { CodeChallengeMethod, OAuth2Client } from 'google-auth-library'
 import * as oauth from 'oauth4webapi'
 import { describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '../../support/sandbox.js'
-import { consentForm, postForm } from '../oauth/person.js'
+import { consentForm, postForm } from '../auth/person.js'
 import { GOOGLE_SCOPE, rejection, tasksClient } from './clients.js'
 
 /**

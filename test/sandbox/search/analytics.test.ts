@@ -1,10 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import {
-  historyStart,
-  isoDay,
-  parseDay,
-  pacificNow,
-} from '../../../src/sandbox/search/analytics/calendar.js'
+import { historyStart, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
+import { isoDay, parseDay } from '../../../src/sandbox/synthetic/calendar.js'
 import { sandboxForSuite } from '../../support/sandbox.js'
 import {
   daysAgo,

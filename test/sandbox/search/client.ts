@@ -1,5 +1,6 @@
-import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
+import { pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import type { Row } from '../../../src/sandbox/search/analytics/engine.js'
+import { isoDay } from '../../../src/sandbox/synthetic/calendar.js'
 import type { ApiResponse, sandboxForSuite } from '../../support/sandbox.js'
 
 /** Helpers for the search API tests: a fresh user per test with a token, and calls by site. */

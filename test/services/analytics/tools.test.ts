@@ -1,15 +1,7 @@
-import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import {
-  ERAS,
-  mcpClientWithToken,
-  resultText,
-  structuredResult,
-  type Era,
-} from '../../support/mcp-client.js'
-import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
-import { connectorForSuite, type Person } from '../../support/connector.js'
-import { providerRequests } from '../../support/provider-log.js'
+import { ERAS, type Era } from '../../support/mcp-client.js'
+import { connectorForSuite } from '../../support/connector.js'
+import { serviceTools } from '../../support/service-tools.js'
 
 /**
  * The analytics tools through the real connector and sandbox, with the MCP SDK's own client,
@@ -18,25 +10,19 @@ import { providerRequests } from '../../support/provider-log.js'
 
 const suite = connectorForSuite()
 
-const definition = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === name)!
+const tools = serviceTools(suite, 'analytics', 'analyst')
+const { definition, structured, text } = tools
 
-let people = 0
 /** A person connected to the analytics service, their MCP client, and their two properties. */
 async function analyst(era: Era) {
-  const person: Person = suite.person(`analyst-${era.slice(0, 4)}-${++people}`)
-  const { tokens } = await suite.connect({ person, service: 'analytics' })
-  const client = (await mcpClientWithToken(suite.resource('analytics'), tokens.access_token, era))
-    .client
-  const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${person.user}`)
-  const properties = assets.body.properties as [string, string]
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult
-  return { person, tokens, client, properties, call }
+  const connected = await tools.newPerson(era)
+  const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${connected.person.user}`)
+  return { ...connected, properties: assets.body.properties as [string, string] }
 }
 
 /** The analytics API calls the sandbox received since `from`, as "METHOD path status". */
 async function upstreamCalls(from = 0) {
-  const { next, calls } = await providerRequests(suite, 'analytics', from)
+  const { next, calls } = await tools.upstreamCalls(from)
   return { next, calls: calls.map((e) => `${e.method} ${e.path} ${e.status}`) }
 }
 
@@ -45,10 +31,6 @@ const sent = (tool: string, propertiesId: string, status = 200) => {
   const { method } = definition(tool)
   return `${method} ${suite.providerPath(tool, { propertiesId })} ${status}`
 }
-
-const structured = (name: string, result: CallToolResult) =>
-  structuredResult(definition(name), result)
-const text = resultText
 
 const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
 

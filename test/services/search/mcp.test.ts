@@ -1,16 +1,9 @@
-import type { CallToolResult } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import {
-  ERAS,
-  mcpClientWithToken,
-  resultText,
-  structuredResult,
-  type Era,
-} from '../../support/mcp-client.js'
+import { ERAS, type Era } from '../../support/mcp-client.js'
 import { isoDay, pacificNow } from '../../../src/sandbox/search/analytics/calendar.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
-import { connectorForSuite, type Person } from '../../support/connector.js'
-import { providerRequests } from '../../support/provider-log.js'
+import { connectorForSuite } from '../../support/connector.js'
+import { serviceTools } from '../../support/service-tools.js'
 
 /**
  * The search tools through the real connector and sandbox, with the MCP SDK's own client,
@@ -21,37 +14,15 @@ import { providerRequests } from '../../support/provider-log.js'
 const suite = connectorForSuite()
 
 const READS = ['get_site', 'inspect_url', 'list_sitemaps', 'list_sites', 'query_search_analytics']
-const definition = (name: string) => SEARCH_TOOLS.find((tool) => tool.name === name)!
+const tools = serviceTools(suite, 'search', 'search')
+const { definition, structured, text, upstreamCalls } = tools
 
-let people = 0
+/** A person connected to search, with their two sites (a URL-prefix one and a domain). */
 async function newPerson(era: Era, scope?: string) {
-  const person: Person = suite.person(`search-${era.slice(0, 4)}-${++people}`)
-  const { tokens } = await suite.connect({ person, service: 'search', scope })
-  const { client, versions } = await mcpClientWithToken(
-    suite.resource('search'),
-    tokens.access_token,
-    era,
-  )
-  const site = `https://www.${person.user}.example/`
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult
-  return {
-    person,
-    tokens,
-    client,
-    versions,
-    site,
-    domain: `sc-domain:${person.user}.example`,
-    call,
-  }
+  const connected = await tools.newPerson(era, scope)
+  const { user } = connected.person
+  return { ...connected, site: `https://www.${user}.example/`, domain: `sc-domain:${user}.example` }
 }
-
-/** The search API calls the sandbox received since `from` (an index into its request log). */
-const upstreamCalls = (from = 0) => providerRequests(suite, 'search', from)
-
-const structured = (name: string, result: CallToolResult) =>
-  structuredResult(definition(name), result)
-const text = resultText
 
 describe.each(ERAS)('the search tools, protocol %s', (era) => {
   it('tools/list: the six tools; the five reads with schemas, read-only hints and webmasters.readonly', async () => {

@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../../app.js'
 import { decideAuthorize, showAuthorize } from '../../auth/authorize.js'
 import { revocationEndpoint } from '../../auth/revocation.js'
 import { tokenEndpoint } from '../../auth/token-endpoint.js'
 import { userinfo } from '../../auth/userinfo.js'
 import type { IdTokenSigner } from '../../auth/id-token.js'
+import type { SandboxEnv } from '../../state.js'
 import { AUTHORIZE_PATH } from '../dialect.js'
 import { GOOGLE_OAUTH_PATHS as PATHS, openidConfiguration } from './discovery.js'
 

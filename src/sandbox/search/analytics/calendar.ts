@@ -1,42 +1,22 @@
-import { localNow, MS_PER_DAY, pad2, type LocalNow } from '../../analytics/calendar.js'
+import { isoDay, localNow, MS_PER_DAY, pad2, type LocalNow } from '../../synthetic/calendar.js'
 
 /**
- * Days as Search Console counts them: calendar dates in Pacific Time. A day is a number (days
- * since 1970-01-01), so ranges are arithmetic; it is turned back into YYYY-MM-DD for keys.
+ * Days as Search Console counts them, on the synthetic data's calendar (synthetic/calendar.ts):
+ * calendar dates in Pacific Time, 16 months of history, final data a few days late, hourly data
+ * for the last days only.
  */
 
-export const PACIFIC = 'America/Los_Angeles'
+// The connector's tests and the bench read the sandbox's dates from here.
+export { isoDay }
+
+const PACIFIC = 'America/Los_Angeles'
 
 /** How many months of data a site has, as the real service keeps. */
-export const HISTORY_MONTHS = 16
+const HISTORY_MONTHS = 16
 /** Final data ends this many days before today; `all` also has the days after it. */
 export const FINAL_DELAY_DAYS = 3
 /** Hourly data (dimension `hour`) covers today and the nine days before it. */
 export const HOURLY_DAYS = 10
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** The day number of a real YYYY-MM-DD date, or undefined (2026-02-30 is not a date). */
-export function parseDay(text: string): number | undefined {
-  const m = DATE.exec(text)
-  if (!m) return undefined
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  // setUTCFullYear: Date.UTC would read years 0-99 as 1900-1999.
-  const back = new Date(Date.UTC(2000, month - 1, day))
-  back.setUTCFullYear(year)
-  const ms = back.getTime()
-  if (
-    back.getUTCFullYear() !== year ||
-    back.getUTCMonth() !== month - 1 ||
-    back.getUTCDate() !== day
-  )
-    return undefined
-  return ms / MS_PER_DAY
-}
-
-export function isoDay(day: number): string {
-  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10)
-}
 
 /** Today's day and the current hour, in Pacific Time. */
 export function pacificNow(now = Date.now()): LocalNow {

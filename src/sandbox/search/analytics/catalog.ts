@@ -1,4 +1,4 @@
-import { Random } from './random.js'
+import { Sfc32 } from '../../synthetic/random.js'
 import { THEMES } from './themes.js'
 
 /**
@@ -36,7 +36,7 @@ export const APPEARANCES = [
   'TRANSLATED_RESULT',
   'NEWS_SHOWCASE',
 ] as const
-export type Appearance = (typeof APPEARANCES)[number]
+type Appearance = (typeof APPEARANCES)[number]
 export const NO_APPEARANCE = 255
 const appearance = (name: Appearance) => APPEARANCES.indexOf(name)
 
@@ -69,13 +69,13 @@ export interface SiteCatalog {
 const slugOf = (text: string) => text.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
 
 /** The registrable domain of a site: `x.example` for `https://www.x.example/` or `sc-domain:x.example`. */
-export function domainOf(site: string): string {
+function domainOf(site: string): string {
   if (site.startsWith('sc-domain:')) return site.slice('sc-domain:'.length)
   return new URL(site).hostname.replace(/^www\./, '')
 }
 
 export function buildCatalog(user: string, site: string): SiteCatalog {
-  const random = new Random('search-catalog', user, site)
+  const random = new Sfc32('search-catalog', user, site)
   const nouns = THEMES[random.int(THEMES.length)]!
   const domain = domainOf(site)
   const brand = domain.replace(/\.example$/, '').replace(/[-.]+/g, ' ')

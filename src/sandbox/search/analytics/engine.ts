@@ -1,4 +1,5 @@
-import { FINAL_DELAY_DAYS, hourKey, isoDay } from './calendar.js'
+import { isoDay } from '../../synthetic/calendar.js'
+import { FINAL_DELAY_DAYS, hourKey } from './calendar.js'
 import { APPEARANCES, COUNTRIES, DEVICES, NO_APPEARANCE } from './catalog.js'
 import type { FactTable } from './facts.js'
 import { buildMasks, type Masks } from './filters.js'
@@ -20,7 +21,7 @@ export interface Row {
   position: number
 }
 
-export interface AnalyticsAnswer {
+interface AnalyticsAnswer {
   rows?: Row[]
   responseAggregationType: Exclude<Aggregation, 'auto'>
   metadata?: { first_incomplete_date?: string; first_incomplete_hour?: string }

@@ -1,3 +1,4 @@
+import { Sfc32, Weighted } from '../../synthetic/random.js'
 import {
   APPEARANCES,
   appearanceOf,
@@ -7,7 +8,6 @@ import {
   type Query,
   type SiteCatalog,
 } from './catalog.js'
-import { Random } from './random.js'
 
 /**
  * The search performance of one site for one search type, as a compact fact table: one row per
@@ -22,8 +22,8 @@ import { Random } from './random.js'
 export const SEARCH_TYPES = ['web', 'image', 'video', 'news', 'discover', 'googleNews'] as const
 export type SearchType = (typeof SEARCH_TYPES)[number]
 /** Discover and Google News have no queries: people did not search. */
-export const NO_QUERY = 0xffff
-export const WHOLE_DAY = 255
+const NO_QUERY = 0xffff
+const WHOLE_DAY = 255
 
 export interface FactTable {
   readonly firstDay: number
@@ -176,6 +176,8 @@ const NON_ENGLISH = new Set(
 const TRANSLATED = APPEARANCES.indexOf('TRANSLATED_RESULT')
 const NEWS_SHOWCASE = APPEARANCES.indexOf('NEWS_SHOWCASE')
 const VIDEO = APPEARANCES.indexOf('VIDEO')
+/** Where a query is searched: its home country, and for popular ones two more. */
+const COUNTRY = new Weighted(COUNTRY_WEIGHTS)
 /** Sunday first: fewer searches at the weekend. */
 const WEEKDAY = [0.82, 1.05, 1.08, 1.06, 1.04, 0.97, 0.84]
 /** A fixed reference day (2025-06-01) for trends, so they do not move with today. */
@@ -189,7 +191,7 @@ function topicsOf(
   catalog: SiteCatalog,
   type: SearchType,
 ): { topics: Topic[]; daily: number } {
-  const random = new Random('search-topics', user, catalog.site, type)
+  const random = new Sfc32('search-topics', user, catalog.site, type)
   const shape = TYPE_SHAPES[type]
   const base: { query: number; page: number; alt: number; brand: boolean }[] = []
   if (shape.queries) {
@@ -206,14 +208,10 @@ function topicsOf(
   const weights = base.map((_, rank) => 1 / Math.pow(rank + 2, 1.2))
   const total = weights.reduce((a, b) => a + b, 0)
   const topics = base.map((b, rank): Topic => {
-    const home = random.weighted(COUNTRY_WEIGHTS)
+    const home = COUNTRY.pick(random)
     // Popular queries are searched in more countries; the long tail mostly in one.
     const spread = rank < 30 ? 3 : rank < 100 ? 2 : 1
-    const countries = [
-      home,
-      random.weighted(COUNTRY_WEIGHTS),
-      random.weighted(COUNTRY_WEIGHTS),
-    ].slice(0, spread)
+    const countries = [home, COUNTRY.pick(random), COUNTRY.pick(random)].slice(0, spread)
     const countryShares = [[1], [0.8, 0.2], [0.7, 0.2, 0.1]][spread - 1]!
     const mobile = 0.45 + random.next() * 0.25
     const deviceShares = [1 - mobile - 0.05, mobile, 0.05]
@@ -270,7 +268,7 @@ export function generateDaily(
   const { topics, daily } = topicsOf(user, catalog, type)
   const out = new FactBuilder()
   for (let day = firstDay; day <= lastDay; day++) {
-    const random = new Random('search-facts', user, catalog.site, type, day)
+    const random = new Sfc32('search-facts', user, catalog.site, type, day)
     const years = (day - TREND_ORIGIN) / 365
     const season =
       WEEKDAY[(day + 4) % 7]! *

@@ -11,7 +11,7 @@ import type { Filter, FilterDimension } from './request.js'
 export type Masks = Partial<Record<FilterDimension, Uint8Array>>
 
 /** The values a filtered dimension takes, by the code the fact table stores. */
-export function valuesOf(dimension: FilterDimension, catalog: SiteCatalog): readonly string[] {
+function valuesOf(dimension: FilterDimension, catalog: SiteCatalog): readonly string[] {
   switch (dimension) {
     case 'query':
       return catalog.queries.map((q) => q.text)

@@ -9,7 +9,7 @@ import type { FactTable } from './facts.js'
 const DENSE_GROUPS = 1 << 18
 
 /** The groups of an answer: codes and sums, impressions × position × 10 for the average. */
-export interface Groups {
+interface Groups {
   size: number
   codes: Float64Array
   clicks: Float64Array

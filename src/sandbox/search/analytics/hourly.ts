@@ -1,5 +1,5 @@
+import { Sfc32, type Random } from '../../synthetic/random.js'
 import { FactBuilder, type FactTable } from './facts.js'
-import { Random } from './random.js'
 
 /**
  * Hourly facts: each daily fact of the last days split over the hours of its day, so that the
@@ -39,7 +39,7 @@ export function splitIntoHours(
   const clicksAt = new Uint32Array(24)
   let hours = new Uint8Array(1024)
   for (let day = Math.max(firstDay, daily.firstDay); day <= Math.min(today, daily.lastDay); day++) {
-    const random = new Random('search-hours', seed, day)
+    const random = new Sfc32('search-hours', seed, day)
     const cumulative = hoursOfDay(random)
     const end = day === today ? hour : 24
     const from = daily.dayStart[day - daily.firstDay]!

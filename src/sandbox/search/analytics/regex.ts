@@ -20,7 +20,7 @@ const LINEAR = (() => {
   }
 })()
 
-export const MAX_PATTERN_LENGTH = 4096
+const MAX_PATTERN_LENGTH = 4096
 
 export type Matcher = (value: string) => boolean
 

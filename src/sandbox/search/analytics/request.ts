@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { invalidArgument } from '../../http/errors.js'
-import { HOURLY_DAYS, isoDay, parseDay } from './calendar.js'
+import { isoDay, parseDay } from '../../synthetic/calendar.js'
+import { HOURLY_DAYS } from './calendar.js'
 import { hasQueries, SEARCH_TYPES, type SearchType } from './facts.js'
 import { compileRe2, type Matcher } from './regex.js'
 
@@ -10,7 +11,7 @@ import { compileRe2, type Matcher } from './regex.js'
  * `HOURLY_ALL`), as with the real API; they are read into the spelling of its documentation.
  */
 
-export const DIMENSIONS = [
+const DIMENSIONS = [
   'country',
   'device',
   'page',
@@ -30,13 +31,13 @@ export const OPERATORS = [
   'includingRegex',
   'excludingRegex',
 ] as const
-export type Operator = (typeof OPERATORS)[number]
-export const AGGREGATIONS = ['auto', 'byPage', 'byProperty', 'byNewsShowcasePanel'] as const
+type Operator = (typeof OPERATORS)[number]
+const AGGREGATIONS = ['auto', 'byPage', 'byProperty', 'byNewsShowcasePanel'] as const
 export type Aggregation = (typeof AGGREGATIONS)[number]
-export const DATA_STATES = ['final', 'all', 'hourly_all'] as const
-export type DataState = (typeof DATA_STATES)[number]
+const DATA_STATES = ['final', 'all', 'hourly_all'] as const
+type DataState = (typeof DATA_STATES)[number]
 
-export const ROW_LIMIT = { default: 1000, max: 25_000 }
+const ROW_LIMIT = { default: 1000, max: 25_000 }
 const MAX_EXPRESSION = 4096
 
 const folded = (value: string) => value.toLowerCase().replace(/_/g, '')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { providerError, sandboxForSuite } from '../support/sandbox.js'
+import { providerError, sandboxForSuite } from '../../support/sandbox.js'
 
 const sandbox = sandboxForSuite()
 
@@ -93,5 +93,30 @@ describe('sandbox control API', () => {
     expect((await sandbox.request('GET', '/tasks/v1/lists', { token })).status).toBe(401)
     const log = await sandbox.request('GET', '/_sandbox/requests')
     expect(log.body).toHaveLength(1)
+  })
+
+  it('POST /_sandbox/reset also empties the analytics quota a property has spent', async () => {
+    const spent = async () => {
+      const token = await sandbox.token('hana', ['analytics.readonly'])
+      const user = await sandbox.request('GET', '/_sandbox/users/hana')
+      const res = await sandbox.request(
+        'POST',
+        `/analytics/v1/properties/${user.body.properties[0]}/report`,
+        {
+          token,
+          body: {
+            dateRanges: [{ startDate: 'yesterday', endDate: 'today' }],
+            metrics: [{ name: 'sessions' }],
+            returnPropertyQuota: true,
+          },
+        },
+      )
+      expect(res.status).toBe(200)
+      return res.body.propertyQuota.tokensPerDay.remaining as number
+    }
+    const first = await spent()
+    expect(await spent()).toBeLessThan(first)
+    await sandbox.request('POST', '/_sandbox/reset')
+    expect(await spent()).toBe(first)
   })
 })

@@ -1,0 +1,26 @@
+import type { HttpBindings } from '@hono/node-server'
+import type { PropertyQuotas } from './analytics/quota.js'
+import type { SandboxConfig } from './config.js'
+import type { FaultBook } from './control/faults.js'
+import type { RequestLog } from './control/request-log.js'
+import type { SandboxDb } from './db/open.js'
+import type { Dialect } from './dialect.js'
+
+/**
+ * Everything a request handler of the sandbox can reach, at either origin: one instance per
+ * running sandbox, made by server.ts, emptied by `POST /_sandbox/reset`.
+ */
+export interface SandboxState {
+  db: SandboxDb
+  config: SandboxConfig
+  faults: FaultBook
+  requests: RequestLog
+  /** The analytics API's quota counters (`returnPropertyQuota`), per property. */
+  quotas: PropertyQuotas
+}
+
+/** What a handler's context holds: the state, and the dialect of the origin that answers. */
+export type SandboxEnv = {
+  Bindings: Partial<HttpBindings>
+  Variables: { sandbox: SandboxState; dialect: Dialect }
+}

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { googleSandboxUpstream } from '../src/connector/config.js'
+import { googleSandboxUpstream } from '../src/connector/sandbox-upstream.js'
 import { AuthorizationFlow } from '../test/support/authorization-flow.js'
 import {
   freePort,

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { isLoopbackAddress, isLoopbackHostname } from '../connector/loopback.js'
+import { isLoopbackAddress, isLoopbackHostname } from '../config/loopback.js'
 import { rootCertificates } from 'node:tls'
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { readBodyText, TOO_LARGE, type TooLarge } from '../connector/request-body.js'
+import { readBodyText, TOO_LARGE, type TooLarge } from '../http/request-body.js'
 import type { PageStatus } from './page.js'
 
 /**

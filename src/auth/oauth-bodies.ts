@@ -1,10 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import {
-  declaredLength,
-  readIncoming,
-  TOO_LARGE,
-  type TooLarge,
-} from '../connector/request-body.js'
+import { declaredLength, readIncoming, TOO_LARGE, type TooLarge } from '../http/request-body.js'
 
 /**
  * The bodies of the authorization server's endpoints (token, registration, revocation, pushed

@@ -7,7 +7,7 @@ import Provider, {
   type ResourceServerInfo,
 } from 'oidc-provider'
 import type { Logger } from 'pino'
-import type { ConnectorConfig } from '../connector/config.js'
+import type { ConnectorConfig } from '../config/config.js'
 import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'

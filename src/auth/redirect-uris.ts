@@ -1,5 +1,5 @@
 import { errors } from 'oidc-provider'
-import { isLoopbackHostname } from '../connector/loopback.js'
+import { isLoopbackHostname } from '../config/loopback.js'
 
 /**
  * Redirect URIs must be https, or http on a loopback address (RFC 8252 §7.3, OAuth 2.1 §2.3.1):

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { googleSandboxUpstream, sandboxUpstream, type UpstreamConfig } from '../connector/config.js'
+import { googleSandboxUpstream, sandboxUpstream } from '../connector/sandbox-upstream.js'
+import { type UpstreamConfig } from '../config/config.js'
 import {
   connectorEnvironment,
   sandboxGoogleUrlOf,

@@ -5,7 +5,7 @@ import {
   type ProfileName,
   type UpstreamSetting,
 } from '../services/profiles/index.js'
-import type { ConnectorConfig, UpstreamConfig } from './config.js'
+import type { ConnectorConfig, UpstreamConfig } from '../config/config.js'
 
 /**
  * The connector's configuration from the environment (DESIGN §3). Every variable is optional;

@@ -27,7 +27,7 @@ import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
-import type { ConnectorConfig } from './config.js'
+import type { ConnectorConfig } from '../config/config.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { createLogger } from './logger.js'
 

@@ -1,9 +1,11 @@
+import { SERVICE_NAMES, type ServiceName } from '../config/config.js'
+
 /**
  * The three services the connector serves: one MCP endpoint and one OAuth protected resource
- * each. Their tools are defined beside this file; this is what authorization needs to know.
+ * each. Their tools are defined beside this file; this is what authorization needs to know. Their
+ * names sit in the configuration (config/config.ts), which every part may read.
  */
-export const SERVICE_NAMES = ['tasks', 'search', 'analytics'] as const
-export type ServiceName = (typeof SERVICE_NAMES)[number]
+export { SERVICE_NAMES, type ServiceName }
 
 export interface ServiceScope {
   /** The seed's short name; the upstream's full identifier is its prefix followed by this. */

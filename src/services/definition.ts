@@ -1,7 +1,9 @@
 import type { z } from 'zod'
 import type { ServiceName } from './catalog.js'
 import { toolInput } from './inputs.js'
-import type { ChangeRow, ToolRow } from './table.js'
+import type { AccessMode, ChangeRow, HttpMethod, ToolRow } from './table.js'
+
+export type { AccessMode, HttpMethod }
 
 /**
  * One tool of one service, declared once: its row of the seed's table (src/services/table.ts)
@@ -52,8 +54,6 @@ export interface ToolDefinition<
   /** For changes only: how the person approves each call, and how the change reads to them. */
   approval?: ApprovalPolicy<z.output<Input>>
 }
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * A read of the provider that no tool exposes, made only to describe a change: the seed's
@@ -130,9 +130,6 @@ const IDEMPOTENT_CHANGES: readonly HttpMethod[] = ['PUT', 'PATCH', 'DELETE']
 /** The MCP hints of every read. */
 const READ_HINTS = { readOnlyHint: true, idempotentHint: true } as const
 
-/** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
-export type AccessMode = 'auth-token' | 'per-call'
-
 export interface ApprovalPolicy<Args> {
   mode: AccessMode
   /** Reads what it needs from the provider to say what will change, in the person's words. */
@@ -184,3 +181,24 @@ export async function readResource<S extends z.ZodType>(
 /** The path parameters a definition's path names, in order. */
 export const pathParamsOf = (path: string): string[] =>
   [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!)
+
+/**
+ * A service's definitions in the order of its table: every row has exactly one, and every
+ * definition has a row (`definitions` is what the service's tools module exports).
+ */
+export function inTableOrder(
+  table: Readonly<Record<string, ToolRow>>,
+  definitions: Readonly<Record<string, ToolDefinition>>,
+): readonly ToolDefinition[] {
+  const byName = new Map<string, ToolDefinition>()
+  for (const definition of Object.values(definitions)) {
+    if (table[definition.name]?.service !== definition.service || byName.has(definition.name))
+      throw new Error(`The tool ${definition.name} is not one row of its service's table.`)
+    byName.set(definition.name, definition)
+  }
+  return Object.keys(table).map((name) => {
+    const definition = byName.get(name)
+    if (!definition) throw new Error(`The tool ${name} has a row but no definition.`)
+    return definition
+  })
+}

@@ -1,5 +1,4 @@
 import { scopeNamesOf, type ServiceName } from './catalog.js'
-import type { AccessMode, HttpMethod, ToolDefinition } from './definition.js'
 
 /**
  * A service's tools as the seed tabulates them: one row per tool, in the seed's order, with its
@@ -7,6 +6,11 @@ import type { AccessMode, HttpMethod, ToolDefinition } from './definition.js'
  * change, the access mode its Authentication section gives. Each tool's definition starts from
  * its row (defineTool); what follows from the row is derived there, not written again.
  */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
+export type AccessMode = 'auth-token' | 'per-call'
 
 /** A "Method and path" cell, as the seed writes it: `POST /lists/{tasklist}/tasks`. */
 export type MethodAndPath = `${HttpMethod} /${string}`
@@ -54,25 +58,4 @@ export function seedTable<const Rows extends Record<string, SeedRow>>(
     table[name] = { service, name, method, path, scope, access }
   }
   return table as { readonly [Name in keyof Rows]: RowOf<Rows[Name]> }
-}
-
-/**
- * A service's definitions in the order of its table: every row has exactly one, and every
- * definition has a row (`definitions` is what the service's tools module exports).
- */
-export function inTableOrder(
-  table: Readonly<Record<string, ToolRow>>,
-  definitions: Readonly<Record<string, ToolDefinition>>,
-): readonly ToolDefinition[] {
-  const byName = new Map<string, ToolDefinition>()
-  for (const definition of Object.values(definitions)) {
-    if (table[definition.name]?.service !== definition.service || byName.has(definition.name))
-      throw new Error(`The tool ${definition.name} is not one row of its service's table.`)
-    byName.set(definition.name, definition)
-  }
-  return Object.keys(table).map((name) => {
-    const definition = byName.get(name)
-    if (!definition) throw new Error(`The tool ${name} has a row but no definition.`)
-    return definition
-  })
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { UpstreamConfig } from '../connector/config.js'
+import type { UpstreamConfig } from '../config/config.js'
 import { isServiceName, scopeNamesOf, type ServiceName } from '../services/catalog.js'
 import type { UpstreamCredentials } from '../vault/credentials.js'
 import { receiveCallback } from './callback.js'

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi'
-import type { UpstreamConfig } from '../connector/config.js'
+import type { UpstreamConfig } from '../config/config.js'
 import { UpstreamUnavailableError } from './errors.js'
-import { isLoopbackHostname } from '../connector/loopback.js'
+import { isLoopbackHostname } from '../config/loopback.js'
 
 /**
  * The connector as an OAuth 2.0 client of the provider, through oauth4webapi: it builds the

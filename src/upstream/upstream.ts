@@ -1,5 +1,5 @@
 import type { Logger } from 'pino'
-import type { UpstreamConfig } from '../connector/config.js'
+import type { UpstreamConfig } from '../config/config.js'
 import type { ServiceName } from '../services/catalog.js'
 import { PROFILES } from '../services/profiles/index.js'
 import type { Store } from '../store/open.js'

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../../src/services/definition.js'
-import { inTableOrder, seedTable } from '../../src/services/table.js'
+import { inTableOrder } from '../../src/services/definition.js'
+import { seedTable } from '../../src/services/table.js'
 
 /**
  * A definition starts from its row of the seed's table; what follows from the row is derived:

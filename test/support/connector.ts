@@ -4,11 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, expect } from 'vitest'
-import {
-  googleSandboxUpstream,
-  sandboxUpstream,
-  type ConnectorConfig,
-} from '../../src/connector/config.js'
+import { googleSandboxUpstream, sandboxUpstream } from '../../src/connector/sandbox-upstream.js'
+import { type ConnectorConfig } from '../../src/config/config.js'
 import {
   startConnector,
   type ConnectorOptions,

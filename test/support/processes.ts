@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { UpstreamConfig } from '../../src/connector/config.js'
+import type { UpstreamConfig } from '../../src/config/config.js'
 
 /**
  * The CLI (`src/cli/main.ts <command>`, or another script) in its own Node process, as `npm start`

@@ -1,4 +1,4 @@
-import { inTableOrder } from '../table.js'
+import { inTableOrder } from '../definition.js'
 import { ANALYTICS_TABLE } from './table.js'
 import * as definitions from './tools.js'
 

@@ -1,13 +1,12 @@
+import { PROFILE_NAMES, type ProfileName } from '../../config/config.js'
 import type { HttpMethod } from '../definition.js'
 
 /**
  * A provider profile (DESIGN §9): where each tool's upstream operation goes at one provider, and
  * what that provider does differently. Tool names, inputs, outputs, approvals and messages are the
- * same under every profile: only the calls behind them move.
+ * same under every profile: only the calls behind them move. Their names sit in the configuration.
  */
-
-export const PROFILE_NAMES = ['seed', 'google'] as const
-export type ProfileName = (typeof PROFILE_NAMES)[number]
+export { PROFILE_NAMES, type ProfileName }
 
 /** One call at the provider, relative to its service's base URL. */
 export interface Operation {

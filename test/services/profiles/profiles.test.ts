@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { googleSandboxUpstream } from '../../../src/connector/config.js'
+import { googleSandboxUpstream } from '../../../src/connector/sandbox-upstream.js'
 import { pathParamsOf } from '../../../src/services/definition.js'
 import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
 import { PROFILES } from '../../../src/services/profiles/index.js'

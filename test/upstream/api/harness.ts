@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino'
 import { expect, vi } from 'vitest'
-import { sandboxUpstream } from '../../../src/connector/config.js'
+import { sandboxUpstream } from '../../../src/connector/sandbox-upstream.js'
 import {
   UpstreamApi,
   UpstreamApiError,

@@ -1,0 +1,51 @@
+/**
+ * The connector's configuration, at the bottom of its parts: every part may read it, and it
+ * imports none of them. What the environment says is read into it by connector/env.ts.
+ */
+
+/** The three services the connector serves: one MCP endpoint and one OAuth protected resource each. */
+export const SERVICE_NAMES = ['tasks', 'search', 'analytics'] as const
+export type ServiceName = (typeof SERVICE_NAMES)[number]
+
+/** The provider profiles (src/services/profiles): the seed's provider, or Google. */
+export const PROFILE_NAMES = ['seed', 'google'] as const
+export type ProfileName = (typeof PROFILE_NAMES)[number]
+
+/** The provider the connector is a client of: the sandbox by default, or a real one. */
+export interface UpstreamConfig {
+  /** Where each tool's call goes there, and what it does differently (src/services/profiles). */
+  profile: ProfileName
+  /** What the person knows the provider as ("Sign in with ..."); else its authorization host. */
+  name?: string
+  authorizationUrl: string
+  tokenUrl: string
+  revocationUrl: string
+  userinfoUrl: string
+  clientId: string
+  clientSecret: string
+  /** The full scope identifier is this prefix followed by the seed's short name. */
+  scopePrefix: string
+  /** One API base URL per service. */
+  apiBase: Record<ServiceName, string>
+}
+
+export interface ConnectorConfig {
+  /** 0 picks a free port (tests). */
+  port: number
+  host: string
+  /** The connector's external origin (no trailing slash): issuer, resources, redirect URIs. */
+  publicUrl: string
+  dataDir: string
+  /** A postgres:// URL selects PostgreSQL; unset, SQLite in dataDir. */
+  databaseUrl?: string
+  /** Base64 or hex keys, comma-separated: the first seals, all open. Unset: a key file. */
+  vaultKey?: string
+  upstream: UpstreamConfig
+  /**
+   * Development only: fetch client metadata documents from loopback addresses (and trust
+   * `extraCa` for them), so a local MCP client can use one. Never on in production.
+   */
+  allowLoopbackClientMetadata: boolean
+  /** PEM certificates trusted in addition to the system's, for loopback metadata documents. */
+  extraCa?: string
+}

@@ -1,8 +1,18 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+/** Imports that would tie the two programs together (DESIGN §2: they talk only over HTTP). */
+const otherProgram = (name) => ({
+  patterns: [
+    {
+      group: [`@countersign/${name}`, `@countersign/${name}/*`, `**/${name}/src/**`],
+      message: `The ${name === 'sandbox' ? 'connector' : 'sandbox'} never imports the ${name}: the two programs talk only over HTTP (DESIGN §2).`,
+    },
+  ],
+})
+
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['**/node_modules/', '**/data/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,12 +26,38 @@ export default tseslint.config(
     },
   },
   {
+    // The package boundary: only the development launcher (dev/) composes the two.
+    files: ['packages/connector/src/**'],
+    rules: { 'no-restricted-imports': ['error', otherProgram('sandbox')] },
+  },
+  {
+    files: ['packages/sandbox/**'],
+    rules: { 'no-restricted-imports': ['error', otherProgram('connector')] },
+  },
+  {
+    // The connector's tests use the sandbox as their provider, through its package entries only.
+    files: ['packages/connector/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/sandbox/src/**', '**/sandbox/test/**'],
+              message: "Use the sandbox through '@countersign/sandbox' or its '/testing' entry.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers loosely and assert on them.
-    files: ['test/**'],
+    files: ['**/test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['src/cli/**', 'bench/**'],
+    files: ['packages/*/src/cli/**', 'dev/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
 )

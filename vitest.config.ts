@@ -1,24 +1,27 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * Every suite runs against the sandbox in the seed's dialect. The suites that go through the
- * provider (tools, approvals, disconnects, faults, replicas, pages) run a second time with the
- * connector in the Google profile against the sandbox's Google dialect (DESIGN §9): the same
- * tests, which read TEST_UPSTREAM_PROFILE through test/support/connector.ts.
+ * Every suite runs against the sandbox in the seed's dialect: each package's own tests
+ * (packages/{connector,sandbox}/test) and what spans both at the root (test/: end-to-end,
+ * conformance, browser and security tests). The suites that go through the provider (tools,
+ * approvals, disconnects, faults, replicas, pages) run a second time with the connector in the
+ * Google profile against the sandbox's Google dialect (DESIGN §9): the same tests, which read
+ * TEST_UPSTREAM_PROFILE through packages/connector/test/support/connector.ts.
  */
 const THROUGH_THE_PROVIDER = [
-  'test/account/connections.test.ts',
-  'test/approval/browser.test.ts',
-  'test/approval/page.test.ts',
+  'packages/connector/test/account/connections.test.ts',
+  'packages/connector/test/approval/page.test.ts',
+  'packages/connector/test/mcp/approval.test.ts',
+  'packages/connector/test/mcp/credential-revoked.test.ts',
+  'packages/connector/test/mcp/faults.test.ts',
+  'packages/connector/test/mcp/tools.test.ts',
+  'packages/connector/test/services/*/mcp.test.ts',
+  'packages/connector/test/services/*/submit.test.ts',
+  'packages/connector/test/services/*/tools.test.ts',
+  'test/browser/approval-page.test.ts',
+  'test/browser/authorization.test.ts',
   'test/e2e/*.test.ts',
-  'test/mcp/approval.test.ts',
-  'test/mcp/credential-revoked.test.ts',
-  'test/mcp/faults.test.ts',
-  'test/mcp/tools.test.ts',
   'test/security/canary.test.ts',
-  'test/services/*/mcp.test.ts',
-  'test/services/*/submit.test.ts',
-  'test/services/*/tools.test.ts',
 ]
 
 export default defineConfig({
@@ -27,7 +30,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'seed', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'seed', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
       {
         extends: true,
         test: {

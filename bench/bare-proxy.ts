@@ -10,7 +10,7 @@ import { Agent } from 'undici'
  * - `GET /proxy` returns its body: no MCP, no auth, no validation;
  * - `POST /mcp` answers a `tools/call` with it, through the SDK's `createMcpHandler` over a
  *   low-level `Server` whose one tool returns the page as structured content and as text, the
- *   body read once, as src/mcp/handler.ts does: the SDK's protocol handling and nothing of the
+ *   body read once, as packages/connector/src/mcp/handler.ts does: the SDK's protocol handling and nothing of the
  *   connector's (no auth, no store, no schema).
  *
  * Run as its own process:

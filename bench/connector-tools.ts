@@ -4,14 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { googleSandboxUpstream } from '../src/connector/sandbox-upstream.js'
-import { AuthorizationFlow } from '../test/support/authorization-flow.js'
+import { googleSandboxUpstream } from '../packages/connector/src/connector/sandbox-upstream.js'
+import { AuthorizationFlow } from '../packages/connector/test/support/authorization-flow.js'
 import {
   freePort,
+  PROGRAMS,
   startProcess,
   stopProcess,
   upstreamEnvironment,
-} from '../test/support/processes.js'
+} from '../packages/connector/test/support/processes.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -63,17 +64,11 @@ export async function benchConnectorTools(): Promise<void> {
       ok: (body) => body.includes('"kind":"tasks#tasks"') && countTasks(body) === TASKS,
     }
     const proxyPort = await freePort()
-    const proxy = await startChild(
-      children,
-      'bare-proxy',
-      proxyPort,
-      {
-        UPSTREAM_URL: direct.url,
-        UPSTREAM_TOKEN: await providerToken(sandbox.url),
-        PORT: String(proxyPort),
-      },
-      'bench/bare-proxy.ts',
-    )
+    const proxy = await startChild(children, ['bench/bare-proxy.ts'], proxyPort, {
+      UPSTREAM_URL: direct.url,
+      UPSTREAM_TOKEN: await providerToken(sandbox.url),
+      PORT: String(proxyPort),
+    })
     const bare: Target = { ...direct, url: `${proxy.url}/proxy`, headers: {} }
     const modern = listTasks(connector.url, tokens.access_token, tasklist, MODERN)
     const legacy = listTasks(connector.url, tokens.access_token, tasklist, LEGACY)
@@ -238,14 +233,13 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
 export async function startStack(children: ChildProcess[], dataDir: string) {
   const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
   const googlePort = await freePort()
-  const started = await startChild(children, 'sandbox', sandboxPort, {
+  const started = await startChild(children, PROGRAMS.sandbox, sandboxPort, {
     SANDBOX_PORT: String(sandboxPort),
     SANDBOX_GOOGLE_PORT: String(googlePort),
     DATA_DIR: dataDir,
   })
   const sandbox = { ...started, googleUrl: `http://127.0.0.1:${googlePort}` }
-  const connector = await startChild(children, 'start', connectorPort, {
-    SANDBOX: '0',
+  const connector = await startChild(children, PROGRAMS.connector, connectorPort, {
     SANDBOX_PORT: String(sandboxPort),
     PORT: String(connectorPort),
     DATA_DIR: dataDir,
@@ -265,7 +259,7 @@ async function startGoogleConnector(
   sandbox: { url: string; googleUrl: string },
 ) {
   const port = await freePort()
-  const connector = await startChild(children, 'start', port, {
+  const connector = await startChild(children, PROGRAMS.connector, port, {
     ...upstreamEnvironment(googleSandboxUpstream(sandbox.googleUrl)),
     PORT: String(port),
     DATA_DIR: join(dataDir, 'google'),
@@ -276,24 +270,23 @@ async function startGoogleConnector(
   return { url: connector.url, token: tokens.access_token }
 }
 
-/** The CLI in a child process, with production logging unless LOG_LEVEL says otherwise. */
+/** A program in a child process, with production logging unless LOG_LEVEL says otherwise. */
 function startChild(
   children: ChildProcess[],
-  command: string,
+  program: readonly string[],
   port: number,
   env: Record<string, string>,
-  script?: string,
 ) {
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
   const profile = process.env.BENCH_CPU_PROFILE
   const nodeFlags =
-    profile && command === 'start' ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+    profile && program === PROGRAMS.connector ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
   return startProcess(
     children,
-    command,
+    program,
     port,
     { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
-    { nodeFlags, script },
+    { nodeFlags },
   )
 }
 

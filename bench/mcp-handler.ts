@@ -9,17 +9,17 @@ import { Hono } from 'hono'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import pino from 'pino'
-import { requestStateCodec } from '../src/mcp/asking.js'
-import { serviceHandler } from '../src/mcp/handler.js'
-import { ServiceTools } from '../src/mcp/tools.js'
-import { SERVICE_TOOLS } from '../src/services/tools.js'
-import { Vault } from '../src/vault/vault.js'
+import { requestStateCodec } from '../packages/connector/src/mcp/asking.js'
+import { serviceHandler } from '../packages/connector/src/mcp/handler.js'
+import { ServiceTools } from '../packages/connector/src/mcp/tools.js'
+import { SERVICE_TOOLS } from '../packages/connector/src/services/tools.js'
+import { Vault } from '../packages/connector/src/vault/vault.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit } from './stats.js'
-import { SEED_PROFILE } from '../src/services/profiles/seed.js'
+import { SEED_PROFILE } from '../packages/connector/src/services/profiles/seed.js'
 
 /**
- * The MCP layer alone, the stock way against ours (src/mcp/handler.ts), side by side: a
+ * The MCP layer alone, the stock way against ours (packages/connector/src/mcp/handler.ts), side by side: a
  * `list_tasks` call answered with a constant 20-task page, no auth, no provider.
  *
  * - stock: `createMcpHandler` with a new `McpServer` and `registerTool` per request, the SDK

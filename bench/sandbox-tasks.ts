@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RowCounter } from '../src/sandbox/db/row-counter.js'
-import { startSandbox } from '../src/sandbox/server.js'
-import { seedTasks } from '../src/sandbox/tasks/seed.js'
+import { RowCounter } from '../packages/sandbox/src/db/row-counter.js'
+import { startSandbox } from '../packages/sandbox/src/server.js'
+import { seedTasks } from '../packages/sandbox/src/tasks/seed.js'
 import { emit, p50, timed } from './stats.js'
 
 const SAMPLES = 300

@@ -1,4 +1,8 @@
-import { historyStart, isoDay, pacificNow } from '../src/sandbox/search/analytics/calendar.js'
+import {
+  historyStart,
+  isoDay,
+  pacificNow,
+} from '../packages/sandbox/src/search/analytics/calendar.js'
 import { benchToolLatency } from './tool-latency.js'
 
 /**

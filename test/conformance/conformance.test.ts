@@ -3,8 +3,8 @@ import { createServer, request as forwardRequest, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { SERVICE_NAMES } from '../../src/services/catalog.js'
-import { connectorForSuite } from '../support/connector.js'
+import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 import { installConformance, runScenario, type Check, type Conformance } from './runner.js'
 
 /**

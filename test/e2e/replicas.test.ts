@@ -1,9 +1,14 @@
 import { expect, it } from 'vitest'
-import { approvalPages } from '../approval/flow.js'
-import { approvalLink, assistantV1, assistantV2, textOf } from '../mcp/approval-clients.js'
-import { taskFixtures } from '../mcp/fixtures.js'
-import { describeOnPostgres } from '../support/engines.js'
-import { replicasForSuite } from '../support/replicas.js'
+import { approvalPages } from '../../packages/connector/test/approval/flow.js'
+import {
+  approvalLink,
+  assistantV1,
+  assistantV2,
+  textOf,
+} from '../../packages/connector/test/mcp/approval-clients.js'
+import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
+import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
+import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
 
 /**
  * Two connector processes on one PostgreSQL, every request - the assistant's, the browser's, the

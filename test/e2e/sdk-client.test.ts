@@ -4,11 +4,14 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import { selfSignedCertificate } from '../support/certificate.js'
-import { connectorForSuite } from '../support/connector.js'
-import { metadataDocumentsForSuite } from '../support/metadata-documents.js'
-import { redirectReceiverForSuite } from '../support/redirect-receiver.js'
-import { AssistantOAuth, recordingFetch } from '../support/assistant-oauth.js'
+import { selfSignedCertificate } from '../../packages/connector/test/support/certificate.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { metadataDocumentsForSuite } from '../../packages/connector/test/support/metadata-documents.js'
+import { redirectReceiverForSuite } from '../../packages/connector/test/support/redirect-receiver.js'
+import {
+  AssistantOAuth,
+  recordingFetch,
+} from '../../packages/connector/test/support/assistant-oauth.js'
 
 /**
  * The MCP SDK's own client (`@modelcontextprotocol/client`) against the connector, as a real

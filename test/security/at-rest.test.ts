@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { digest } from '../../src/auth/adapter.js'
-import { UpstreamCredentials, credentialBinding } from '../../src/vault/credentials.js'
-import { SealedValueError } from '../../src/vault/errors.js'
-import { connectorForSuite } from '../support/connector.js'
-import { dumpStore } from '../support/store-dump.js'
+import { digest } from '../../packages/connector/src/auth/adapter.js'
+import {
+  UpstreamCredentials,
+  credentialBinding,
+} from '../../packages/connector/src/vault/credentials.js'
+import { SealedValueError } from '../../packages/connector/src/vault/errors.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { dumpStore } from '../../packages/connector/test/support/store-dump.js'
 
 /**
  * DESIGN §7 "hashed tokens and encrypted upstream credentials at rest": what a copy of the

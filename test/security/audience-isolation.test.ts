@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SERVICE_NAMES } from '../../src/services/catalog.js'
-import { connectorForSuite, firstAnswer } from '../support/connector.js'
+import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
+import { connectorForSuite, firstAnswer } from '../../packages/connector/test/support/connector.js'
 
 /**
  * DESIGN §7 "audience isolation between the three services": a grant and its tokens are for one

@@ -1,10 +1,16 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { OAUTH_BODY_BYTES } from '../../src/auth/oauth-bodies.js'
-import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../src/sandbox/auth/form.js'
-import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../src/sandbox/http/body.js'
-import { connectorForSuite } from '../support/connector.js'
-import { keptAlive, next, upload, type Upload, type UploadAnswer } from '../support/uploads.js'
+import { OAUTH_BODY_BYTES } from '../../packages/connector/src/auth/oauth-bodies.js'
+import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/auth/form.js'
+import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import {
+  keptAlive,
+  next,
+  upload,
+  type Upload,
+  type UploadAnswer,
+} from '../../packages/connector/test/support/uploads.js'
 
 /**
  * Oversized bodies (issue 11, item 1): every body either program reads stops at its bound as

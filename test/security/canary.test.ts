@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import { format } from 'node:util'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
-import { createLogger } from '../../src/connector/logger.js'
-import { connectorForSuite, csrfOf, type ConnectorHarness } from '../support/connector.js'
-import { describeEachEngine } from '../support/engines.js'
-import { approvalFlow } from '../approval/flow.js'
-import { dumpStore } from '../support/store-dump.js'
+import { createLogger } from '../../packages/connector/src/connector/logger.js'
+import {
+  connectorForSuite,
+  csrfOf,
+  type ConnectorHarness,
+} from '../../packages/connector/test/support/connector.js'
+import { describeEachEngine } from '../../packages/connector/test/support/engines.js'
+import { approvalFlow } from '../../packages/connector/test/approval/flow.js'
+import { dumpStore } from '../../packages/connector/test/support/store-dump.js'
 
 /**
  * DESIGN §7 "no token or payload in logs" (and §5 "What is kept"), as a canary: a whole flow and

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite, csrfOf, firstAnswer, type Person } from '../support/connector.js'
-import { sandboxForSuite } from '../support/sandbox.js'
-import { sandboxAccount } from '../sandbox/account/account.js'
-import { authorizeUrl, pkcePair, postForm, validParams } from '../sandbox/auth/person.js'
+import {
+  connectorForSuite,
+  csrfOf,
+  firstAnswer,
+  type Person,
+} from '../../packages/connector/test/support/connector.js'
+import { sandboxForSuite } from '../../packages/sandbox/test/support/sandbox.js'
+import { sandboxAccount } from '../../packages/sandbox/test/account/account.js'
+import {
+  authorizeUrl,
+  pkcePair,
+  postForm,
+  validParams,
+} from '../../packages/sandbox/test/auth/person.js'
 
 /**
  * DESIGN §7 "CSRF and anti-framing on every page": every HTML page of the connector (consent,

@@ -1,7 +1,12 @@
 import { connect } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { connectorForSuite } from '../support/connector.js'
-import { keptAlive, next, upload, type Upload } from '../support/uploads.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import {
+  keptAlive,
+  next,
+  upload,
+  type Upload,
+} from '../../packages/connector/test/support/uploads.js'
 
 /**
  * Early answers (issue 11, item 2): an answer sent while the client is still uploading (a 413

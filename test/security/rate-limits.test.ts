@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_RATE_LIMITS } from '../../src/auth/rate-limits.js'
-import { connectorForSuite } from '../support/connector.js'
+import { DEFAULT_RATE_LIMITS } from '../../packages/connector/src/auth/rate-limits.js'
+import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 
 /**
  * DESIGN §7 "rate limits on the token and registration endpoints": floods of registrations and

@@ -1,0 +1,31 @@
+import { connectorEnvironment, runConnector } from '@countersign/connector'
+import { runSandbox } from '@countersign/sandbox'
+
+/**
+ * `npm start`, the development launcher: the one place where the two programs meet. It runs the
+ * sandbox provider (unless SANDBOX=0, or UPSTREAM_* name a real provider) and then the connector
+ * pointed at it, each in this process as its own package; they still talk only over HTTP. In
+ * production the connector runs alone (`countersign start`) and loads no sandbox module.
+ */
+const env = connectorEnvironment()
+const sandbox = env.startSandbox ? await runSandbox() : undefined
+const connector = await runConnector(
+  env,
+  sandbox && {
+    url: sandbox.url,
+    googleUrl: sandbox.googleUrl,
+    scopePrefix: sandbox.state.config.scopePrefix,
+  },
+).catch(async (error: unknown) => {
+  await sandbox?.close()
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await connector.close()
+    await sandbox?.close()
+    process.exit(0)
+  })
+}

@@ -1,0 +1,190 @@
+import { writeFile } from 'node:fs/promises'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { z } from 'zod'
+import { SERVICES, type ServiceName } from './catalog.js'
+import { pathParamsOf, type ToolDefinition } from './definition.js'
+import { SERVICE_TOOLS } from './tools.js'
+
+/**
+ * docs/tools.md, rendered from the definitions, as oidc-provider renders its docs from its
+ * defaults: `npm run docs:tools` writes it, and a test fails when the checked-in file differs.
+ * Inputs are read from the JSON Schema the MCP listing shows, not from zod's internals.
+ */
+
+export const TOOLS_DOC = new URL('../../../../docs/tools.md', import.meta.url)
+
+/** The page as `npm run docs:tools` writes it: rendered, then formatted as the repository's. */
+export async function toolsDoc(): Promise<string> {
+  const { format, resolveConfig } = await import('prettier')
+  const filepath = fileURLToPath(TOOLS_DOC)
+  return format(renderToolsDoc(), { ...(await resolveConfig(filepath)), filepath })
+}
+
+const INTRO = `# Tools
+
+<!-- Generated from the service definitions (src/services) by \`npm run docs:tools\`: edit those, not this file. -->
+
+Each service's tools, in the order of the seed's tool table, as their definitions declare them.
+The MCP listing, the validation of arguments and the approvals are built from the same definitions.
+
+- **Method and path**: the seed's upstream call, relative to the service's base URL. A provider
+  profile (\`UPSTREAM_PROFILE=google\`) sends it to its own path; the tool does not change.
+- **Scope**: the short scope a grant needs to call the tool.
+- **Approval**: none for a read; for a change, the person approves each call, with the seed's access
+  mode: \`auth-token\` asks in the assistant's own interface where it can (MCP elicitation), else on
+  the connector's approval page; \`per-call\` always asks on the connector's approval page.
+- **Inputs** are flat: path parameters, query parameters and body fields side by side. _Where_ says
+  where each one goes in the upstream call. Every limit is checked before anything is sent.
+`
+
+/** The whole page, before formatting. */
+export function renderToolsDoc(
+  services: Readonly<Record<ServiceName, readonly ToolDefinition[]>> = SERVICE_TOOLS,
+): string {
+  const sections = Object.entries(services).map(([service, tools]) =>
+    serviceSection(service as ServiceName, tools),
+  )
+  return [INTRO, ...sections].join('\n')
+}
+
+function serviceSection(service: ServiceName, tools: readonly ToolDefinition[]): string {
+  const { title, scopes } = SERVICES[service]
+  const scopeList = scopes.map((s) => `\`${s.name}\` (${s.description.toLowerCase()})`)
+  return [
+    `## ${title}`,
+    `MCP endpoint \`/${service}/mcp\`. Scopes: ${scopeList.join(', ')}.`,
+    table(
+      ['Tool', 'Title', 'Method and path', 'Scope', 'Approval'],
+      tools.map((t) => [
+        code(t.name),
+        text(t.title),
+        code(operation(t)),
+        code(t.scope),
+        approval(t),
+      ]),
+    ),
+    ...tools.map(toolSection),
+  ].join('\n\n')
+}
+
+function toolSection(tool: ToolDefinition): string {
+  return [
+    `### ${tool.name}: ${text(tool.title)}`,
+    [
+      `- Method and path: ${code(operation(tool))}`,
+      `- Scope: ${code(tool.scope)}`,
+      `- Approval: ${approval(tool)}`,
+    ].join('\n'),
+    text(tool.description),
+    inputs(tool),
+  ].join('\n\n')
+}
+
+const operation = (tool: ToolDefinition) => `${tool.method} ${tool.path}`
+
+const approval = (tool: ToolDefinition) =>
+  tool.approval ? `each time, ${code(tool.approval.mode)}` : 'none (read)'
+
+/** A JSON Schema, as far as this page reads it. */
+interface Schema {
+  type?: string
+  format?: string
+  description?: string
+  enum?: unknown[]
+  const?: unknown
+  pattern?: string
+  minLength?: number
+  maxLength?: number
+  minimum?: number
+  maximum?: number
+  minItems?: number
+  maxItems?: number
+  items?: Schema
+  anyOf?: Schema[]
+  $ref?: string
+  properties?: Record<string, Schema>
+  required?: string[]
+  $defs?: Record<string, Schema>
+}
+
+function inputs(tool: ToolDefinition): string {
+  // The options of the MCP listing (src/mcp/tools.ts): the page shows what a model is shown.
+  const root = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as Schema
+  const fields = Object.entries(root.properties ?? {})
+  if (!fields.length) return 'No inputs.'
+  const inPath = pathParamsOf(tool.path)
+  const where = (field: string) =>
+    inPath.includes(field) ? 'path' : tool.query.includes(field) ? 'query' : 'body'
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref ? { ...root.$defs?.[schema.$ref.split('/').at(-1)!], ...schema } : schema
+  return table(
+    ['Input', 'Where', 'Type', 'Required', 'Limits', 'Description'],
+    fields.map(([field, schema]) => [
+      code(field),
+      where(field),
+      typeOf(schema, resolve),
+      root.required?.includes(field) ? 'required' : 'optional',
+      limitsOf(schema, resolve),
+      text(schema.description ?? ''),
+    ]),
+  )
+}
+
+type Resolve = (schema: Schema) => Schema
+
+function typeOf(schema: Schema, resolve: Resolve): string {
+  const s = resolve(schema)
+  if (s.anyOf) return s.anyOf.map((branch) => typeOf(branch, resolve)).join(' or ')
+  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items, resolve) : 'any'}`
+  return s.format ? `${s.type} (${s.format})` : (s.type ?? 'any')
+}
+
+function limitsOf(schema: Schema, resolve: Resolve): string {
+  const s = resolve(schema)
+  if (s.anyOf)
+    return s.anyOf
+      .map((branch) => limitsOf(branch, resolve))
+      .filter(Boolean)
+      .join('; ')
+  const limits = [
+    range(s.minLength, s.maxLength, 'characters'),
+    // zod bounds every integer by the safe range: that is no limit a person needs to read.
+    range(s.minimum, s.maximum === Number.MAX_SAFE_INTEGER ? undefined : s.maximum),
+    range(s.minItems, s.maxItems, 'items'),
+    s.enum && `one of ${s.enum.map((value) => code(String(value))).join(', ')}`,
+    s.const !== undefined && `only ${code(JSON.stringify(s.const))}`,
+    s.pattern && `pattern ${code(s.pattern)}`,
+  ]
+  const items = s.type === 'array' && s.items ? limitsOf(s.items, resolve) : ''
+  if (items) limits.push(`each: ${items}`)
+  return limits.filter(Boolean).join('; ')
+}
+
+function range(min: number | undefined, max: number | undefined, unit = ''): string | undefined {
+  const of = (n: number) => (unit ? `${count(n)} ${unit}` : count(n))
+  // No fewer than 0 characters or items goes without saying; a number's 0 does not.
+  const from = min !== undefined && (min > 0 || !unit) ? min : undefined
+  if (from !== undefined && max !== undefined) return `${count(from)} to ${of(max)}`
+  if (max !== undefined) return `at most ${of(max)}`
+  if (from !== undefined) return `at least ${of(from)}`
+  return undefined
+}
+
+/** 25000 as 25,000, whatever the machine's locale. */
+const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+
+function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n')
+}
+
+/** Prose from the definitions, safe in a table cell: nothing in it is read as markup. */
+const text = (value: string) => value.replace(/[\\`*~|<]/g, (c) => `\\${c}`)
+
+const code = (value: string) => `\`${value.replace(/\|/g, '\\|')}\``
+
+// `npm run docs:tools` runs this module to write the page.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await writeFile(TOOLS_DOC, await toolsDoc())
+  process.stdout.write(`Wrote ${fileURLToPath(TOOLS_DOC)}\n`)
+}

@@ -1,0 +1,88 @@
+import { pino, type Logger } from 'pino'
+import { expect, vi } from 'vitest'
+import { sandboxUpstream } from '../../../src/connector/sandbox-upstream.js'
+import {
+  UpstreamApi,
+  UpstreamApiError,
+  type ApiGrant,
+  type UpstreamApiDeps,
+} from '../../../src/upstream/api/index.js'
+import type { sandboxForSuite } from '@countersign/sandbox/testing'
+
+/**
+ * The caller's side of the API client's tests: an UpstreamApi against the suite's sandbox (the
+ * real provider over HTTP), a grant stand-in that hands out tokens from the sandbox's control
+ * API, and the sandbox's fault injection and request log.
+ */
+
+export type Sandbox = ReturnType<typeof sandboxForSuite>
+
+export interface LoggedRequest {
+  method: string
+  path: string
+  status: number
+}
+
+export function apiFor(sandbox: Sandbox, deps: Partial<UpstreamApiDeps> = {}): UpstreamApi {
+  return new UpstreamApi({
+    apiBase: sandboxUpstream(sandbox.url).apiBase,
+    log: pino({ level: 'silent' }),
+    ...deps,
+  })
+}
+
+/** A grant whose token is a real sandbox token of `user`; after a 401 it gets a fresh one. */
+export async function grantFor(
+  sandbox: Sandbox,
+  user: string,
+  scopes: string[] = ['tasks'],
+): Promise<ApiGrant & { token: string; afterUnauthorized: ReturnType<typeof vi.fn> }> {
+  const token = await sandbox.token(user, scopes)
+  const afterUnauthorized = vi.fn(async (_rejected: string) => sandbox.token(user, scopes))
+  return {
+    token,
+    afterUnauthorized,
+    upstreamAccessToken: async () => token,
+    upstreamTokenAfterUnauthorized: afterUnauthorized,
+  }
+}
+
+/** Queues a fault on the sandbox (`POST /_sandbox/faults`). */
+export async function fault(sandbox: Sandbox, spec: Record<string, unknown>): Promise<void> {
+  const res = await sandbox.request('POST', '/_sandbox/faults', { body: spec })
+  expect(res.status, res.text).toBe(200)
+}
+
+/** The sandbox's request log; give `since` (an earlier length) for the requests after it. */
+export async function requests(sandbox: Sandbox, since = 0): Promise<LoggedRequest[]> {
+  const res = await sandbox.request<LoggedRequest[]>('GET', '/_sandbox/requests')
+  return res.body.slice(since).map(({ method, path, status }) => ({ method, path, status }))
+}
+
+export const requestCount = async (sandbox: Sandbox) => (await requests(sandbox)).length
+
+/** The UpstreamApiError a promise rejects with (fails the test on anything else). */
+export async function apiError(promise: Promise<unknown>): Promise<UpstreamApiError> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected an UpstreamApiError, got a result: ${JSON.stringify(value)}`)
+    },
+    (error: unknown) => error,
+  )
+  expect(error).toBeInstanceOf(UpstreamApiError)
+  return error as UpstreamApiError
+}
+
+/** A logger whose lines the test can read. */
+export function capturedLog(): { log: Logger; lines: string[] } {
+  const lines: string[] = []
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) })
+  return { log, lines }
+}
+
+/** A path template and its base: the task API under `/tasks/v1`. */
+export const TASKS = '/tasks/v1'
+
+let users = 0
+/** A user name of its own for each test (the sandbox keeps state across a file's tests). */
+export const newUser = (prefix = 'api') => `${prefix}-${process.pid}-${++users}`

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { sandboxForSuite } from '../support/sandbox.js'
+import { analyticsUser, dims, invalid, LAST_28_DAYS, metrics, table } from './client.js'
+
+const sandbox = sandboxForSuite()
+
+const regexFilter = (
+  value: string,
+  matchType: string,
+  caseSensitive?: boolean,
+  fieldName = 'browser',
+) => ({ filter: { fieldName, stringFilter: { value, matchType, caseSensitive } } })
+
+describe('regular expressions in analytics filters are RE2', () => {
+  it.each([
+    ['a backreference', '(a)\\1'],
+    ['a lookahead', 'Chrome(?=x)'],
+    ['a lookbehind', '(?<=C)hrome'],
+  ])('%s is refused with a 400, as RE2 has none', async (_, pattern) => {
+    const u = await analyticsUser(sandbox)
+    for (const matchType of ['FULL_REGEXP', 'PARTIAL_REGEXP']) {
+      const res = await u.post('report', {
+        dateRanges: LAST_28_DAYS,
+        metrics: metrics('sessions'),
+        dimensionFilter: regexFilter(pattern, matchType),
+      })
+      expect(invalid(res)).toMatch(/Invalid regular expression for browser/)
+    }
+  })
+
+  it('a pattern that backtracks exponentially answers at once (linear-time matching)', async () => {
+    const u = await analyticsUser(sandbox)
+    const started = performance.now()
+    const report = await u.report({
+      dateRanges: LAST_28_DAYS,
+      dimensions: dims('pageTitle'),
+      metrics: metrics('eventCount'),
+      dimensionFilter: regexFilter('(.*.*)*#', 'FULL_REGEXP', undefined, 'pageTitle'),
+    })
+    expect(table(report)).toEqual([])
+    // A backtracking engine takes minutes on one 23-character title; linear time, milliseconds.
+    expect(performance.now() - started).toBeLessThan(5_000)
+  })
+
+  it('matches in either case unless caseSensitive, and FULL_REGEXP matches the whole value', async () => {
+    const u = await analyticsUser(sandbox)
+    const browsers = async (dimensionFilter: unknown) =>
+      table(
+        await u.report({
+          dateRanges: LAST_28_DAYS,
+          dimensions: dims('browser'),
+          metrics: metrics('sessions'),
+          dimensionFilter,
+        }),
+      ).map((row) => row.dims[0])
+    expect(await browsers(regexFilter('chrome', 'FULL_REGEXP'))).toEqual(['Chrome'])
+    expect(await browsers(regexFilter('chrome', 'FULL_REGEXP', true))).toEqual([])
+    expect(await browsers(regexFilter('chrom', 'FULL_REGEXP'))).toEqual([])
+    expect(await browsers(regexFilter('^chrom', 'PARTIAL_REGEXP'))).toEqual(['Chrome'])
+  })
+})

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { providerError, sandboxForSuite } from '../support/sandbox.js'
+
+const sandbox = sandboxForSuite()
+
+describe('sandbox control API', () => {
+  it('readiness: GET /healthz answers 200', async () => {
+    expect((await sandbox.request('GET', '/healthz')).status).toBe(200)
+  })
+
+  it('POST /_sandbox/tokens creates the user and returns working tokens', async () => {
+    const res = await sandbox.request('POST', '/_sandbox/tokens', {
+      body: { user: 'carol', scopes: ['tasks.readonly'] },
+    })
+    expect(res.status).toBe(200)
+    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token'])
+    expect(res.body.expires_in).toBeGreaterThan(0)
+    const user = await sandbox.request('GET', '/_sandbox/users/carol')
+    expect(user.body.user).toBe('carol')
+  })
+
+  it('GET /_sandbox/users/{user} returns a URL-prefix site, a domain site and two numeric properties, the same every time', async () => {
+    const first = await sandbox.request('GET', '/_sandbox/users/dave%40example.com')
+    expect(first.status).toBe(200)
+    expect(first.body.user).toBe('dave@example.com')
+    expect(first.body.sites).toHaveLength(2)
+    expect(first.body.sites[0]).toMatch(/^https:\/\/.+\/$/)
+    expect(first.body.sites[1]).toMatch(/^sc-domain:/)
+    expect(first.body.properties).toHaveLength(2)
+    for (const p of first.body.properties) expect(p).toMatch(/^\d+$/)
+    const again = await sandbox.request('GET', '/_sandbox/users/dave%40example.com')
+    expect(again.body).toEqual(first.body)
+  })
+
+  it('bad control input gets a 400 naming the field', async () => {
+    const res = await sandbox.request('POST', '/_sandbox/tokens', {
+      body: { user: 'erin', scopes: ['tasks.write'] },
+    })
+    expect(res.status).toBe(400)
+    expect(providerError(res).message).toContain('scopes')
+  })
+
+  it('faults: an injected 429 carries Retry-After, is used up after `times`, and is logged', async () => {
+    await sandbox.request('POST', '/_sandbox/reset')
+    const token = await sandbox.token('frank', ['tasks'])
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { method: 'GET', path: '/tasks/v1/*' }, times: 2, status: 429, retryAfter: 7 },
+    })
+    for (let i = 0; i < 2; i++) {
+      const res = await sandbox.request('GET', '/tasks/v1/lists', { token })
+      expect(res.status).toBe(429)
+      expect(res.headers.get('retry-after')).toBe('7')
+      expect(providerError(res).status).toBe('RESOURCE_EXHAUSTED')
+      expect(providerError(res).errors[0]!.reason).toBe('rateLimitExceeded')
+    }
+    const third = await sandbox.request('GET', '/tasks/v1/lists', { token })
+    expect(third.status).not.toBe(429)
+    const log = await sandbox.request('GET', '/_sandbox/requests')
+    expect(log.body.map((r: { status: number }) => r.status).slice(0, 2)).toEqual([429, 429])
+    expect(log.body[0]).toEqual({
+      method: 'GET',
+      path: '/tasks/v1/lists',
+      status: 429,
+      dialect: 'seed',
+    })
+  })
+
+  it('faults: a reset drops the connection and is logged with status 0', async () => {
+    await sandbox.request('POST', '/_sandbox/reset')
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { path: '/tasks/v1/lists' }, reset: true },
+    })
+    await expect(fetch(sandbox.url + '/tasks/v1/lists')).rejects.toThrow()
+    const log = await sandbox.request('GET', '/_sandbox/requests')
+    expect(log.body).toEqual([
+      { method: 'GET', path: '/tasks/v1/lists', status: 0, dialect: 'seed' },
+    ])
+  })
+
+  it('faults: a delay holds the answer back by at least delayMs', async () => {
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { path: '/healthz-never' }, delayMs: 300, status: 503 },
+    })
+    const started = Date.now()
+    const res = await sandbox.request('GET', '/healthz-never')
+    expect(res.status).toBe(503)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+  })
+
+  it('POST /_sandbox/reset empties everything: tokens stop working and the log is cleared', async () => {
+    const token = await sandbox.token('gina', ['tasks'])
+    await sandbox.request('POST', '/_sandbox/reset')
+    expect((await sandbox.request('GET', '/tasks/v1/lists', { token })).status).toBe(401)
+    const log = await sandbox.request('GET', '/_sandbox/requests')
+    expect(log.body).toHaveLength(1)
+  })
+
+  it('POST /_sandbox/reset also empties the analytics quota a property has spent', async () => {
+    const spent = async () => {
+      const token = await sandbox.token('hana', ['analytics.readonly'])
+      const user = await sandbox.request('GET', '/_sandbox/users/hana')
+      const res = await sandbox.request(
+        'POST',
+        `/analytics/v1/properties/${user.body.properties[0]}/report`,
+        {
+          token,
+          body: {
+            dateRanges: [{ startDate: 'yesterday', endDate: 'today' }],
+            metrics: [{ name: 'sessions' }],
+            returnPropertyQuota: true,
+          },
+        },
+      )
+      expect(res.status).toBe(200)
+      return res.body.propertyQuota.tokensPerDay.remaining as number
+    }
+    const first = await spent()
+    expect(await spent()).toBeLessThan(first)
+    await sandbox.request('POST', '/_sandbox/reset')
+    expect(await spent()).toBe(first)
+  })
+})

@@ -1,4 +1,4 @@
-import { connectorEnvironment, runConnector } from '@countersign/connector'
+import { closeOnSignal, connectorEnvironment, runConnector } from '@countersign/connector'
 import { runSandbox } from '@countersign/sandbox'
 
 /**
@@ -22,10 +22,8 @@ const connector = await runConnector(
   process.exit(1)
 })
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await connector.close()
-    await sandbox?.close()
-    process.exit(0)
-  })
-}
+// The connector drains its calls in flight first; the sandbox, its provider, closes after it.
+closeOnSignal(async () => {
+  await connector.close()
+  await sandbox?.close()
+})

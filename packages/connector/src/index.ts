@@ -4,6 +4,7 @@
  * process with `runConnector` or `startConnector`.
  */
 export { runConnector, type SandboxLocation } from './cli/run.js'
+export { closeOnSignal } from './cli/signals.js'
 export { connectorEnvironment, type ConnectorEnvironment } from './connector/env.js'
 export { startConnector, type RunningConnector } from './connector/server.js'
 export { googleSandboxUpstream, sandboxUpstream } from './connector/sandbox-upstream.js'

@@ -7,6 +7,7 @@ import { KEY_FILE } from '../vault/key-file.js'
 import { rotateCredentials, type RotationReport } from '../vault/rotation.js'
 import { Vault } from '../vault/vault.js'
 import { runConnector } from './run.js'
+import { closeOnSignal } from './signals.js'
 
 const USAGE = `usage: countersign <command>
 
@@ -67,14 +68,6 @@ function printRotation(report: RotationReport, keyId: string) {
           'once what is short-lived has expired (30 minutes after the replicas restarted).'
       : 'Some credentials are still under other keys: keep those keys in VAULT_KEY.',
   )
-}
-
-function closeOnSignal(close: () => Promise<void>) {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void close().then(() => process.exit(0))
-    })
-  }
 }
 
 async function main(command: string | undefined) {

@@ -29,6 +29,7 @@ import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import type { ConnectorConfig } from '../config/config.js'
 import { EarlyAnswerResponse } from './early-answers.js'
+import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
 
 export interface ConnectorOptions {
@@ -38,7 +39,15 @@ export interface ConnectorOptions {
   fetch?: typeof fetch
   /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
   apiDeadlineMs?: number
+  /** How long closing waits for the requests in flight (tests; DRAIN_DEADLINE_MS otherwise). */
+  drainDeadlineMs?: number
 }
+
+/**
+ * How long a stopping connector waits for the calls in flight (DESIGN §3): as long as one
+ * upstream call may take, retries included, so a call that started is let finish.
+ */
+export const DRAIN_DEADLINE_MS = 10_000
 
 /** The parts of a running connector, for the CLI's admin commands and for tests. */
 export interface ConnectorParts {
@@ -63,6 +72,11 @@ export interface RunningConnector {
   /** Where it listens, which differs from `url` behind a proxy. */
   localUrl: string
   parts: ConnectorParts
+  /**
+   * Stops accepting connections, finishes the requests in flight (up to the drain deadline; what
+   * is left then is cut off), and closes the upstream pools and the store. Pending approvals are
+   * in the store: another replica serves them.
+   */
   close(): Promise<void>
 }
 
@@ -98,10 +112,12 @@ export async function startConnector(
 
   // Listen first: with port 0 the public URL (the issuer) is known only once a port is taken.
   let handle: (req: IncomingMessage, res: ServerResponse) => void = notReady
+  const inFlight = new InFlight()
   // An answer sent while its request's body is still arriving says `Connection: close`.
-  const server = createServer({ ServerResponse: EarlyAnswerResponse }, (req, res) =>
-    handle(req, res),
-  )
+  const server = createServer({ ServerResponse: EarlyAnswerResponse }, (req, res) => {
+    inFlight.track(req, res)
+    handle(req, res)
+  })
   await listen(server, config.port, config.host)
   const localUrl = urlOf(server, config.host)
   const publicUrl = config.publicUrl || localUrl
@@ -115,17 +131,25 @@ export async function startConnector(
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     })
     const parts = assemble(settled, store, vault, log, options)
-    handle = dispatcher(parts, options)
+    handle = dispatcher(parts, options, inFlight)
     log.info({ url: publicUrl, engine: store.engine }, 'connector ready')
+    const deadlineMs = options.drainDeadlineMs ?? DRAIN_DEADLINE_MS
+    let closing: Promise<void> | undefined
+    const close = async () => {
+      const stopped = stopAccepting(server)
+      const cutOff = await inFlight.stop(deadlineMs)
+      if (cutOff > 0)
+        log.warn({ requests: cutOff }, 'requests still in flight at the drain deadline: cut off')
+      server.closeAllConnections()
+      await stopped
+      await parts.api.close()
+      await store?.close()
+    }
     return {
       url: publicUrl,
       localUrl,
       parts,
-      async close() {
-        await closeServer(server)
-        await parts.api.close()
-        await store?.close()
-      },
+      close: () => (closing ??= close()),
     }
   } catch (error) {
     await closeServer(server)
@@ -191,10 +215,13 @@ function assemble(
   }
 }
 
-function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
+function dispatcher(parts: ConnectorParts, options: ConnectorOptions, inFlight: InFlight) {
   const { config, provider, log } = parts
   const app = new Hono()
-  app.get('/healthz', (c) => c.json({ status: 'ok' }))
+  // A stopping replica says so, and a load balancer sends it nothing new.
+  app.get('/healthz', (c) =>
+    inFlight.stopping ? c.json({ status: 'stopping' }, 503) : c.json({ status: 'ok' }),
+  )
   const providerName = config.upstream.name || new URL(config.upstream.authorizationUrl).host
   const account = accountRoutes({
     publicUrl: config.publicUrl,
@@ -336,9 +363,19 @@ function urlOf(server: Server, host: string): string {
 }
 
 function closeServer(server: Server): Promise<void> {
+  const closed = stopAccepting(server)
+  server.closeAllConnections()
+  return closed
+}
+
+/**
+ * Stops listening and closes the idle kept-alive connections; resolves once every connection
+ * has ended.
+ */
+function stopAccepting(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve()
     server.close(() => resolve())
-    server.closeAllConnections()
+    server.closeIdleConnections()
   })
 }

@@ -33,6 +33,13 @@ export interface Replicas {
   readonly flow: AuthorizationFlow
   /** How many requests each replica answered with a status below 500. */
   readonly served: number[]
+  /** From now on the front sends every request to replica `index` (undefined: alternate again). */
+  pin(index: number | undefined): void
+  /**
+   * Sends replica `index` SIGTERM, as an orchestrator stopping it would, and takes it out of the
+   * front's rotation; resolves with its exit code once it has exited.
+   */
+  terminate(index: number): Promise<number | null>
 }
 
 export function replicasForSuite(
@@ -46,6 +53,8 @@ export function replicasForSuite(
   let front: Server | undefined
   let url = ''
   let dataDir: string | undefined
+  let pinned: number | undefined
+  const stopped = new Set<number>()
 
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, dataDir: ':memory:' })
@@ -54,8 +63,14 @@ export function replicasForSuite(
     dataDir = await mkdtemp(join(tmpdir(), 'countersign-replicas-'))
     const ports: number[] = []
     let next = 0
+    const nextInTurn = () => {
+      for (;;) {
+        const replica = next++ % count
+        if (!stopped.has(replica) || stopped.size === count) return replica
+      }
+    }
     front = createServer((req, res) => {
-      const replica = next++ % count
+      const replica = pinned ?? nextInTurn()
       // The Host header goes as it came: the replicas check it against the public URL.
       const out = forward(
         {
@@ -121,5 +136,17 @@ export function replicasForSuite(
     },
     flow,
     served,
+    pin(index) {
+      pinned = index
+    },
+    terminate(index) {
+      const child = children[index]!
+      stopped.add(index)
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode)
+        child.once('exit', (code) => resolve(code))
+        child.kill('SIGTERM')
+      })
+    },
   }
 }

@@ -58,6 +58,11 @@ export class FaultBook {
     return fault
   }
 
+  /** The faults still queued, each with how many matching requests it has left. */
+  list(): (FaultSpec & { remaining: number })[] {
+    return this.faults.map(({ pathPattern: _, ...fault }) => fault)
+  }
+
   clear(): void {
     this.faults = []
   }

@@ -60,6 +60,8 @@ export function controlRoutes() {
     return c.json({ queued: spec })
   })
 
+  control.get('/faults', (c) => c.json(c.var.sandbox.faults.list()))
+
   control.route('/', taskFixtureRoutes())
 
   control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))

@@ -77,6 +77,20 @@ describe('sandbox control API', () => {
     ])
   })
 
+  it('GET /_sandbox/faults lists the faults still queued, with how many requests each has left', async () => {
+    await sandbox.request('POST', '/_sandbox/reset')
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { method: 'GET', path: '/tasks/v1/lists' }, times: 2, status: 503 },
+    })
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([
+      { match: { method: 'GET', path: '/tasks/v1/lists' }, times: 2, status: 503, remaining: 2 },
+    ])
+    await sandbox.request('GET', '/tasks/v1/lists')
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body[0].remaining).toBe(1)
+    await sandbox.request('GET', '/tasks/v1/lists')
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([])
+  })
+
   it('faults: a delay holds the answer back by at least delayMs', async () => {
     await sandbox.request('POST', '/_sandbox/faults', {
       body: { match: { path: '/healthz-never' }, delayMs: 300, status: 503 },

@@ -172,9 +172,12 @@ export class UpstreamApi {
     }
   }
 
-  /** Ends the kept-alive connections (calls after this fail). */
+  /**
+   * Ends the connections: a call still running is cut off (the connector closes this once its
+   * calls in flight are answered, or the drain deadline has passed), and calls after this fail.
+   */
   close(): Promise<void> {
-    return this.#dispatcher.close()
+    return this.#dispatcher.destroy()
   }
 
   /** Method, path template, status, duration and attempts: never the filled path, query, token or body. */

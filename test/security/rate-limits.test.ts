@@ -1,25 +1,40 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_RATE_LIMITS } from '../../packages/connector/src/auth/rate-limits.js'
+import { DEFAULT_RATE_LIMITS } from '../../packages/connector/src/config/config.js'
+import { RATE_LIMIT_TABLE } from '../../packages/connector/src/store/rate-limits.js'
 import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
+import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
 
 /**
  * DESIGN §7 "rate limits on the token and registration endpoints": floods of registrations and
  * token requests from one address are cut with 429, Retry-After and no-store, far above normal use
- * (DESIGN §5: at least 60 registrations and 300 token requests a minute).
+ * (DESIGN §5: at least 60 registrations and 300 token requests a minute). On PostgreSQL the count
+ * is shared: two replicas together allow what one does, whichever one a request reaches.
  */
 
 const suite = connectorForSuite({
-  options: { rateLimits: { registrationsPerMinute: 3, tokenRequestsPerMinute: 4 } },
+  connector: { rateLimits: { registrationsPerMinute: 3, tokenRequestsPerMinute: 4 } },
 })
 
-function expectTooMany(res: { status: number; headers: Headers; body: any }) {
+type Answer = { status: number; headers: Headers; body: any }
+
+function expectTooMany(res: Answer) {
   expect(res.status).toBe(429)
-  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+  const retryAfter = Number(res.headers.get('retry-after'))
+  expect(retryAfter).toBeGreaterThan(0)
+  expect(retryAfter).toBeLessThanOrEqual(60)
   expect(res.headers.get('cache-control')).toBe('no-store')
   expect(res.body).toEqual({
     error: 'temporarily_unavailable',
-    error_description: expect.stringMatching(/try again in \d+ seconds/),
+    error_description: `Too many requests from this address: try again in ${retryAfter} seconds.`,
   })
+}
+
+const registration = {
+  json: { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none' },
+}
+const refresh = {
+  form: { grant_type: 'refresh_token', refresh_token: 'nope', client_id: 'nobody' },
 }
 
 describe('rate limits on the token and registration endpoints', () => {
@@ -29,10 +44,7 @@ describe('rate limits on the token and registration endpoints', () => {
   })
 
   it('answer registrations beyond the limit with 429 and Retry-After', async () => {
-    const register = () =>
-      suite.request('POST', '/oauth/register', {
-        json: { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'none' },
-      })
+    const register = () => suite.request('POST', '/oauth/register', registration)
     for (let i = 0; i < 3; i += 1) expect((await register()).status).toBe(201)
     const before = await suite.holdings()
     expectTooMany(await register())
@@ -40,15 +52,53 @@ describe('rate limits on the token and registration endpoints', () => {
   })
 
   it('answer token requests beyond the limit with 429 and Retry-After', async () => {
-    const form = { grant_type: 'refresh_token', refresh_token: 'nope', client_id: 'nobody' }
     for (let i = 0; i < 4; i += 1) {
-      expect((await suite.request('POST', '/oauth/token', { form })).status).not.toBe(429)
+      expect((await suite.request('POST', '/oauth/token', refresh)).status).not.toBe(429)
     }
-    expectTooMany(await suite.request('POST', '/oauth/token', { form }))
+    expectTooMany(await suite.request('POST', '/oauth/token', refresh))
   })
 
   it('leave other endpoints alone', async () => {
     const res = await suite.request('GET', '/.well-known/oauth-authorization-server')
     expect(res.status).toBe(200)
+  })
+})
+
+describeOnPostgres('rate limits shared by two replicas', (engine) => {
+  // Every request goes to the other replica than the one before (support/replicas.ts).
+  const replicas = replicasForSuite(() => engine.location(), 2, undefined, {
+    RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '3',
+    RATE_LIMIT_TOKEN_REQUESTS_PER_MINUTE: '4',
+  })
+  const request = (path: string, init: object) => replicas.flow.request('POST', path, init)
+
+  it('refuse the registration beyond the limit, counted across both replicas', async () => {
+    const served = [...replicas.served]
+    for (let i = 0; i < 3; i += 1)
+      expect((await request('/oauth/register', registration)).status).toBe(201)
+    expectTooMany(await request('/oauth/register', registration))
+    // Both replicas answered: two and two of the four.
+    expect(replicas.served.map((n, i) => n - served[i]!)).toEqual([2, 2])
+  })
+
+  it('refuse the token request beyond the limit, counted across both replicas', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      expect((await request('/oauth/token', refresh)).status).not.toBe(429)
+    }
+    expectTooMany(await request('/oauth/token', refresh))
+    expectTooMany(await request('/oauth/token', refresh))
+  })
+
+  it('keep no client address in the shared table', async () => {
+    const store = await engine.openStore(await engine.location())
+    const rows = await store.db.selectFrom(RATE_LIMIT_TABLE).selectAll().execute()
+    expect(rows.map((r) => [r.key.split(':')[0], r.points]).sort()).toEqual([
+      ['registration', 4],
+      ['token', 6],
+    ])
+    for (const { key } of rows) {
+      expect(key).toMatch(/^(registration|token):[0-9a-f]{64}$/)
+      expect(key).not.toContain('127.0.0.1')
+    }
   })
 })

@@ -1,42 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimiter } from '../store/rate-limits.js'
 import { ROUTES } from './provider.js'
 
 /**
  * Rate limits in front of the authorization server's registration and token endpoints, by client
- * address. They are far above what any client needs (DESIGN §5 asks for at least 60
- * registrations and 300 token requests a minute) and only stop floods.
+ * address (the TCP peer: a forwarded address is not trusted). They are far above what any client
+ * needs (DESIGN §5 asks for at least 60 registrations and 300 token requests a minute; the
+ * defaults are 120 and 600, RATE_LIMIT_* change them) and only stop floods.
  *
- * The counters live in each replica's memory: behind a load balancer spreading requests over N
- * replicas, one address gets up to N times the limit. That is acceptable for limits meant to
- * stop floods, and keeps a database write off every token request.
+ * The counters are the store's (src/store/rate-limits.ts): on PostgreSQL one shared count for
+ * every replica, so N replicas together allow what one does, at one statement per request; on
+ * SQLite, in memory. A limit is checked before the request's body is read.
  */
 
-export interface RateLimitSettings {
-  /** Registrations a minute from one address. */
-  registrationsPerMinute: number
-  /** Token requests (code exchanges and refreshes) a minute from one address. */
-  tokenRequestsPerMinute: number
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
-  registrationsPerMinute: 120,
-  tokenRequestsPerMinute: 600,
+export interface OAuthLimiters {
+  registration: RateLimiter
+  token: RateLimiter
 }
 
 export class OAuthRateLimits {
-  readonly #limiters: ReadonlyMap<string, RateLimiterMemory>
+  readonly #limiters: ReadonlyMap<string, RateLimiter>
 
-  constructor(settings: RateLimitSettings = DEFAULT_RATE_LIMITS) {
+  constructor(limiters: OAuthLimiters) {
     this.#limiters = new Map([
-      [
-        ROUTES.registration,
-        new RateLimiterMemory({ points: settings.registrationsPerMinute, duration: 60 }),
-      ],
-      [
-        ROUTES.token,
-        new RateLimiterMemory({ points: settings.tokenRequestsPerMinute, duration: 60 }),
-      ],
+      [ROUTES.registration, limiters.registration],
+      [ROUTES.token, limiters.token],
     ])
   }
 
@@ -48,25 +36,20 @@ export class OAuthRateLimits {
     if (req.method !== 'POST') return false
     const limiter = this.#limiters.get(path)
     if (!limiter) return false
-    const address = req.socket.remoteAddress ?? 'unknown'
-    try {
-      await limiter.consume(address)
-      return false
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))
-      const body = JSON.stringify({
-        error: 'temporarily_unavailable',
-        error_description: `Too many requests from this address: try again in ${retryAfter} seconds.`,
-      })
-      res.writeHead(429, {
-        'Content-Type': 'application/json',
-        'Cache-Control': 'no-store',
-        'Retry-After': String(retryAfter),
-        'Content-Length': Buffer.byteLength(body),
-      })
-      res.end(body)
-      return true
-    }
+    const verdict = await limiter.take(req.socket.remoteAddress ?? 'unknown')
+    if (verdict.allowed) return false
+    const { retryAfterSeconds } = verdict
+    const body = JSON.stringify({
+      error: 'temporarily_unavailable',
+      error_description: `Too many requests from this address: try again in ${retryAfterSeconds} seconds.`,
+    })
+    res.writeHead(429, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      'Retry-After': String(retryAfterSeconds),
+      'Content-Length': Buffer.byteLength(body),
+    })
+    res.end(body)
+    return true
   }
 }

@@ -29,6 +29,26 @@ export interface UpstreamConfig {
   apiBase: Record<ServiceName, string>
 }
 
+/**
+ * The rate limits (docs/operations.md, "Rate limits"): counted in the shared store on PostgreSQL,
+ * so they hold across replicas, and in memory on SQLite.
+ */
+export interface RateLimitSettings {
+  /** Registrations a minute from one client address (DESIGN §5: at least 60 by default). */
+  registrationsPerMinute: number
+  /** Token requests (code exchanges and refreshes) a minute from one address (at least 300). */
+  tokenRequestsPerMinute: number
+  /** Tool calls a minute on one grant, to keep within the person's quota at the provider. */
+  toolCallsPerMinute: number
+}
+
+/** Far above normal use: they stop floods and runaway loops, never an assistant at work. */
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimitSettings> = Object.freeze({
+  registrationsPerMinute: 120,
+  tokenRequestsPerMinute: 600,
+  toolCallsPerMinute: 120,
+})
+
 export interface ConnectorConfig {
   /** 0 picks a free port (tests). */
   port: number
@@ -48,4 +68,6 @@ export interface ConnectorConfig {
   allowLoopbackClientMetadata: boolean
   /** PEM certificates trusted in addition to the system's, for loopback metadata documents. */
   extraCa?: string
+  /** Each limit unset: DEFAULT_RATE_LIMITS. */
+  rateLimits?: Partial<RateLimitSettings>
 }

@@ -5,7 +5,12 @@ import {
   type ProfileName,
   type UpstreamSetting,
 } from '../services/profiles/index.js'
-import type { ConnectorConfig, UpstreamConfig } from '../config/config.js'
+import {
+  DEFAULT_RATE_LIMITS,
+  type ConnectorConfig,
+  type RateLimitSettings,
+  type UpstreamConfig,
+} from '../config/config.js'
 
 /**
  * The connector's configuration from the environment (DESIGN §3). Every variable is optional;
@@ -62,6 +67,7 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       databaseUrl: env.DATABASE_URL || undefined,
       vaultKey: env.VAULT_KEY || undefined,
       allowLoopbackClientMetadata: flag(env, 'DEV_ALLOW_LOOPBACK_CLIENT_METADATA'),
+      rateLimits: rateLimitsOf(env),
     },
     profile,
     upstream,
@@ -168,6 +174,42 @@ function defaultPublicUrl(host: string, port: number): string {
   // Port 0 (a free port) is filled in once the server listens.
   if (port === 0) return ''
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
+/** RATE_LIMIT_*_PER_MINUTE: each limit unset keeps its default. */
+function rateLimitsOf(env: Environment): RateLimitSettings {
+  return {
+    registrationsPerMinute: perMinute(
+      env,
+      'RATE_LIMIT_REGISTRATIONS_PER_MINUTE',
+      DEFAULT_RATE_LIMITS.registrationsPerMinute,
+    ),
+    tokenRequestsPerMinute: perMinute(
+      env,
+      'RATE_LIMIT_TOKEN_REQUESTS_PER_MINUTE',
+      DEFAULT_RATE_LIMITS.tokenRequestsPerMinute,
+    ),
+    toolCallsPerMinute: perMinute(
+      env,
+      'RATE_LIMIT_TOOL_CALLS_PER_MINUTE',
+      DEFAULT_RATE_LIMITS.toolCallsPerMinute,
+    ),
+  }
+}
+
+/** A limit's ceiling: a billion a minute is never reached, and fits PostgreSQL's integer count. */
+const MAX_PER_MINUTE = 1_000_000_000
+
+function perMinute(env: Environment, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!(value >= 1 && value <= MAX_PER_MINUTE)) {
+    throw new Error(
+      `${name} must be a whole number of requests a minute from 1 to ${MAX_PER_MINUTE}, not "${raw}".`,
+    )
+  }
+  return value
 }
 
 function flag(env: Environment, name: string): boolean {

@@ -19,7 +19,7 @@ import {
   DISCOVERY_PATH,
   OAUTH_PATH_PREFIX,
 } from '../auth/provider.js'
-import { OAuthRateLimits, type RateLimitSettings } from '../auth/rate-limits.js'
+import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/postgres.js'
@@ -27,14 +27,14 @@ import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
-import type { ConnectorConfig } from '../config/config.js'
+import { DEFAULT_RATE_LIMITS, type ConnectorConfig } from '../config/config.js'
+import type { RateLimitName } from '../store/rate-limits.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
 
 export interface ConnectorOptions {
   log?: Logger
-  rateLimits?: RateLimitSettings
   /** The fetch of the client of the provider's authorization server (tests). */
   fetch?: typeof fetch
   /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
@@ -131,7 +131,7 @@ export async function startConnector(
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     })
     const parts = assemble(settled, store, vault, log, options)
-    handle = dispatcher(parts, options, inFlight)
+    handle = dispatcher(parts, inFlight)
     log.info({ url: publicUrl, engine: store.engine }, 'connector ready')
     const deadlineMs = options.drainDeadlineMs ?? DRAIN_DEADLINE_MS
     let closing: Promise<void> | undefined
@@ -215,8 +215,9 @@ function assemble(
   }
 }
 
-function dispatcher(parts: ConnectorParts, options: ConnectorOptions, inFlight: InFlight) {
+function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
   const { config, provider, log } = parts
+  const limits = rateLimiters(parts)
   const app = new Hono()
   // A stopping replica says so, and a load balancer sends it nothing new.
   app.get('/healthz', (c) =>
@@ -269,6 +270,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions, inFlight: 
       approvals: parts.approvals,
       audit: parts.audit,
       vault: parts.vault,
+      toolCallLimit: limits.toolCall,
       log: log.child({ component: 'mcp' }),
     }),
   )
@@ -280,7 +282,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions, inFlight: 
 
   const honoListener = getRequestListener(app.fetch)
   const oidcListener = provider.callback()
-  const rateLimits = new OAuthRateLimits(options.rateLimits)
+  const rateLimits = new OAuthRateLimits(limits)
   const publicUrl = new URL(config.publicUrl)
   const requestLog = log.child({ component: 'http' })
 
@@ -329,6 +331,35 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions, inFlight: 
       return
     }
     void honoListener(req, res)
+  }
+}
+
+/**
+ * The rate limits of the configuration, counted by the store: shared by the replicas on
+ * PostgreSQL, under keys digested with a secret derived from the vault key (the same on every
+ * replica); in memory on SQLite.
+ */
+function rateLimiters({ config, store, vault, log }: ConnectorParts) {
+  const setting = (name: keyof typeof DEFAULT_RATE_LIMITS) =>
+    config.rateLimits?.[name] ?? DEFAULT_RATE_LIMITS[name]
+  const keySecret = vault.deriveKey('rate limit keys')
+  const limitLog = log.child({ component: 'rate-limits' })
+  const perMinute = (name: RateLimitName, points: number) =>
+    store.rateLimiter({
+      name,
+      points,
+      durationSeconds: 60,
+      keySecret,
+      onStoreError: (error) =>
+        limitLog.warn(
+          { err: error, limit: name },
+          'rate limit counted in memory: the store failed',
+        ),
+    })
+  return {
+    registration: perMinute('registration', setting('registrationsPerMinute')),
+    token: perMinute('token', setting('tokenRequestsPerMinute')),
+    toolCall: perMinute('tool_call', setting('toolCallsPerMinute')),
   }
 }
 

@@ -15,6 +15,7 @@ import { SERVICE_TOOLS } from '../services/tools.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import type { Approvals } from '../approval/gate.js'
+import type { RateLimiter } from '../store/rate-limits.js'
 import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
@@ -41,6 +42,8 @@ export interface McpEndpointDeps {
   audit: Pick<AuditTrail, 'record'>
   /** Keys the state handed to clients with a question. */
   vault: Vault
+  /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
+  toolCallLimit?: RateLimiter
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
   tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
@@ -74,6 +77,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       log,
       approval,
       audit: deps.audit,
+      callLimit: deps.toolCallLimit,
     })
     const handler = serviceHandler(service, tools, {
       version: deps.version ?? '0.1.0',

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
+import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamUnavailableError, type UpstreamApiError } from '../upstream/index.js'
 import { GrantRevokedError } from './grant-access.js'
 
@@ -95,6 +96,17 @@ export function upstreamFailure(error: UpstreamApiError, ids: readonly string[])
 const sentence = (text: string) => {
   const trimmed = text.trim()
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`
+}
+
+/** A call beyond the grant's rate limit, refused before anything was sent. */
+export function tooManyCalls(
+  limit: Pick<RateLimiter, 'points' | 'durationSeconds'>,
+  retryAfterSeconds: number,
+): CallToolResult {
+  const window = limit.durationSeconds === 60 ? 'a minute' : `in ${limit.durationSeconds} seconds`
+  return failure(
+    `Too many tool calls on this connection: at most ${limit.points} ${window}, to keep within the provider's quota. Nothing was sent to the provider; retry in ${retryAfterSeconds} seconds.`,
+  )
 }
 
 /** A successful answer that does not fit the tool's output schema. */

@@ -11,6 +11,7 @@ import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
+import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamApiError, type UpstreamApi } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
 import type { ToolGrant } from './grant-access.js'
@@ -25,6 +26,7 @@ import {
   invalidArguments,
   preflightRefusal,
   success,
+  tooManyCalls,
   unexpectedAnswer,
   upstreamFailure,
 } from './results.js'
@@ -62,6 +64,11 @@ export interface ServiceToolsDeps {
   approval?: ApprovalStep
   /** Where executed and failed changes are recorded. */
   audit?: Pick<AuditTrail, 'record'>
+  /**
+   * The limit on tool calls per grant, which keeps the person's quota at the provider: counted
+   * by grant id, for each call with valid arguments, before anything is sent. Unset: no limit.
+   */
+  callLimit?: RateLimiter
 }
 
 /** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
@@ -80,6 +87,7 @@ export class ServiceTools {
   readonly #log: Logger
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
+  readonly #callLimit: RateLimiter | undefined
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
@@ -87,6 +95,7 @@ export class ServiceTools {
     this.#log = deps.log
     this.#approval = deps.approval
     this.#audit = deps.audit
+    this.#callLimit = deps.callLimit
     const tools: Tool[] = []
     for (const definition of definitions) {
       if (definition.approval && !this.#approval) continue
@@ -130,6 +139,11 @@ export class ServiceTools {
       return internalFailure()
     }
     const { grant } = caller
+    if (this.#callLimit) {
+      // Beyond the grant's limit: a result that says when to retry, and nothing sent upstream.
+      const verdict = await this.#callLimit.take(grant.link.grantId)
+      if (!verdict.allowed) return tooManyCalls(this.#callLimit, verdict.retryAfterSeconds)
+    }
     const provider = () => providerReader(this.#api, this.#profile, definition.service, grant)
     let approved = false
     try {

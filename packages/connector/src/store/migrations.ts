@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely'
+import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely'
 
 /**
  * Migrations are code, applied in key order; a migration once shipped never changes. They run
@@ -185,6 +185,33 @@ const migrations: Record<string, Migration> = {
         .createIndex('approvals_by_expiry')
         .on('approvals')
         .column('expires_at')
+        .execute()
+    },
+  },
+  '0006_rate_limits': {
+    async up(db: Kysely<unknown>) {
+      // Rate limit counters shared by the replicas (src/store/rate-limits.ts), in the layout of
+      // rate-limiter-flexible's PostgreSQL limiter, which inserts positionally: the key, the
+      // requests counted in the window, and when the window ends (epoch milliseconds). A key is
+      // `{limit}:{HMAC-SHA-256}` of a client address or a grant id, never the value itself. On
+      // SQLite the counters live in memory and this table stays empty.
+      //
+      // The one engine-specific line: on PostgreSQL the table is UNLOGGED. Counters written on
+      // every tool call need no write-ahead log: the statement then costs about one round trip
+      // instead of a durable commit, and a crash or a failover merely starts the counts anew.
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter
+      await db.schema
+        .createTable('rate_limits')
+        .$call((table) => (postgres ? table.modifyFront(sql`unlogged`) : table))
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expire', 'bigint')
+        .execute()
+      // Expired counters are swept by age.
+      await db.schema
+        .createIndex('rate_limits_by_expiry')
+        .on('rate_limits')
+        .column('expire')
         .execute()
     },
   },

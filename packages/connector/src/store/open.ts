@@ -1,6 +1,12 @@
-import { Kysely, Migrator, type Dialect } from 'kysely'
+import { Kysely, Migrator, PostgresDialect } from 'kysely'
 import { connectorMigrations, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from './migrations.js'
-import { isPostgresUrl, postgresDialect } from './postgres.js'
+import { isPostgresUrl, postgresPool } from './postgres.js'
+import {
+  memoryRateLimiter,
+  postgresRateLimiters,
+  type RateLimit,
+  type RateLimiter,
+} from './rate-limits.js'
 import type { ConnectorDatabase } from './schema.js'
 import { sqliteDialect } from './sqlite.js'
 
@@ -14,6 +20,11 @@ export interface Store {
   readonly db: Kysely<ConnectorDatabase>
   /** For startup logs and operations only: repositories never branch on it. */
   readonly engine: StoreEngine
+  /**
+   * A rate limiter counting where the engine keeps counters: shared by every replica on
+   * PostgreSQL, in this process's memory on SQLite (rate-limits.ts).
+   */
+  rateLimiter(limit: RateLimit): RateLimiter
   close(): Promise<void>
 }
 
@@ -33,10 +44,8 @@ export async function openStore({
   onConnectionError,
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
-  const dialect: Dialect =
-    engine === 'postgres'
-      ? postgresDialect(databaseUrl!, { onConnectionError })
-      : sqliteDialect(dataDir)
+  const pool = engine === 'postgres' ? postgresPool(databaseUrl!, { onConnectionError }) : undefined
+  const dialect = pool ? new PostgresDialect({ pool }) : sqliteDialect(dataDir)
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
     await migrateToLatest(db)
@@ -44,7 +53,8 @@ export async function openStore({
     await db.destroy()
     throw error
   }
-  return { db, engine, close: () => db.destroy() }
+  const rateLimiter = pool ? postgresRateLimiters(pool, db) : memoryRateLimiter
+  return { db, engine, rateLimiter, close: () => db.destroy() }
 }
 
 function engineFor(databaseUrl: string | undefined): StoreEngine {

@@ -1,5 +1,4 @@
 import pg from 'pg'
-import { PostgresDialect } from 'kysely'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
 const DEFAULT_POOL_SIZE = 10
@@ -13,8 +12,11 @@ export interface PostgresOptions {
   onConnectionError?: (error: Error) => void
 }
 
-/** The shared engine: a connection pool to the database that DATABASE_URL names. */
-export function postgresDialect(databaseUrl: string, options: PostgresOptions = {}) {
+/**
+ * The shared engine: a connection pool to the database that DATABASE_URL names, for kysely and
+ * for the rate limiters (rate-limits.ts).
+ */
+export function postgresPool(databaseUrl: string, options: PostgresOptions = {}): pg.Pool {
   const { connectionString, max } = poolSettings(databaseUrl)
   const pool = new pg.Pool({
     connectionString,
@@ -26,7 +28,7 @@ export function postgresDialect(databaseUrl: string, options: PostgresOptions = 
   })
   // Without a listener, an idle connection's error would crash the process.
   pool.on('error', (error) => options.onConnectionError?.(error))
-  return new PostgresDialect({ pool })
+  return pool
 }
 
 /** Reads and removes `?max=`, which is ours and not a libpq parameter. */

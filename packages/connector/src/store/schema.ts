@@ -11,6 +11,7 @@ export interface ConnectorDatabase {
   grant_links: GrantLinkTable
   person_sessions: PersonSessionTable
   approvals: ApprovalTable
+  rate_limits: RateLimitTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -131,4 +132,17 @@ export interface ApprovalTable {
   decided_at: number | null
   /** When an approved call was let through (single use). */
   used_at: number | null
+}
+
+/**
+ * A rate limit's counter for one key in its current window (src/store/rate-limits.ts), shared by
+ * the replicas on PostgreSQL; unused on SQLite, where the counters live in memory.
+ */
+export interface RateLimitTable {
+  /** `{limit}:{HMAC-SHA-256 (hex)}` of the client address or grant id: never the value itself. */
+  key: string
+  /** Requests counted in the window. */
+  points: number
+  /** When the window ends, in epoch milliseconds. */
+  expire: number | null
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { connectorEnvironment, sandboxGoogleUrlOf, sandboxUrlOf } from '../../src/connector/env.js'
+import {
+  connectorEnvironment,
+  sandboxGoogleUrlOf,
+  sandboxUrlOf,
+  type Environment,
+} from '../../src/connector/env.js'
 
 const UPSTREAM = {
   UPSTREAM_AUTHORIZATION_URL: 'https://accounts.example/o/oauth2/auth',
@@ -24,6 +29,11 @@ describe('the connector environment', () => {
       databaseUrl: undefined,
       vaultKey: undefined,
       allowLoopbackClientMetadata: false,
+      rateLimits: {
+        registrationsPerMinute: 120,
+        tokenRequestsPerMinute: 600,
+        toolCallsPerMinute: 120,
+      },
     })
     expect(config.dataDir).toMatch(/\/data$/)
     expect(upstream).toBeUndefined()
@@ -106,6 +116,9 @@ describe('the connector environment', () => {
       DATABASE_URL: 'postgres://db/countersign',
       VAULT_KEY: 'k',
       DEV_ALLOW_LOOPBACK_CLIENT_METADATA: '1',
+      RATE_LIMIT_REGISTRATIONS_PER_MINUTE: '30',
+      RATE_LIMIT_TOKEN_REQUESTS_PER_MINUTE: '3000',
+      RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '1000000000',
     })
     expect(config).toMatchObject({
       port: 9000,
@@ -115,6 +128,20 @@ describe('the connector environment', () => {
       databaseUrl: 'postgres://db/countersign',
       vaultKey: 'k',
       allowLoopbackClientMetadata: true,
+      rateLimits: {
+        registrationsPerMinute: 30,
+        tokenRequestsPerMinute: 3000,
+        toolCallsPerMinute: 1_000_000_000,
+      },
+    })
+  })
+
+  it('keeps the default of each rate limit left unset', () => {
+    const { config } = connectorEnvironment({ RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '300' })
+    expect(config.rateLimits).toEqual({
+      registrationsPerMinute: 120,
+      tokenRequestsPerMinute: 600,
+      toolCallsPerMinute: 300,
     })
   })
 
@@ -151,6 +178,18 @@ describe('the connector environment', () => {
     [{ PUBLIC_URL: 'https://connector.example/countersign' }, /PUBLIC_URL must be an origin only/],
     [{ DEV_ALLOW_LOOPBACK_CLIENT_METADATA: 'yes' }, /DEV_ALLOW_LOOPBACK_CLIENT_METADATA must be 1/],
     [{ ...UPSTREAM, UPSTREAM_TOKEN_URL: 'ftp://x' }, /UPSTREAM_TOKEN_URL must be an http\(s\) URL/],
+    ...[
+      'RATE_LIMIT_REGISTRATIONS_PER_MINUTE',
+      'RATE_LIMIT_TOKEN_REQUESTS_PER_MINUTE',
+      'RATE_LIMIT_TOOL_CALLS_PER_MINUTE',
+    ].flatMap((name) =>
+      ['0', '-5', '2.5', '1e3', ' 60', 'lots', '1000000001'].map((value): [Environment, RegExp] => [
+        { [name]: value },
+        new RegExp(
+          `^${name} must be a whole number of requests a minute from 1 to 1000000000, not "${value.replace('.', '\\.')}"\\.$`,
+        ),
+      ]),
+    ),
   ])('says which variable is wrong: %o', (env, message) => {
     expect(() => connectorEnvironment(env)).toThrow(message)
   })

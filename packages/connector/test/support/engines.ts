@@ -107,6 +107,23 @@ function engineUnderTest(name: StoreEngine): EngineUnderTest {
   }
 }
 
+/**
+ * A PostgreSQL outage of one test database: it refuses new connections and its open ones are
+ * ended (`reachable: false`), or it accepts them again.
+ */
+export async function setReachable({ databaseUrl }: StoreLocation, reachable: boolean) {
+  if (!databaseUrl) throw new Error('only a PostgreSQL database can be made unreachable')
+  const database = new URL(databaseUrl).pathname.slice(1)
+  await administer(async (admin) => {
+    await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS ${reachable}`)
+    if (!reachable)
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+        [database],
+      )
+  })
+}
+
 async function probe(url: string): Promise<string | undefined> {
   try {
     await administer((admin) => admin.query('SELECT 1'), url)

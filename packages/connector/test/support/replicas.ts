@@ -46,6 +46,8 @@ export function replicasForSuite(
   location: () => Promise<StoreLocation>,
   count = 2,
   profile = testProfile(),
+  /** More environment for every replica (lower rate limits, say). */
+  env: Record<string, string> = {},
 ): Replicas {
   const children: ChildProcess[] = []
   const served = Array<number>(count).fill(0)
@@ -105,6 +107,7 @@ export function replicasForSuite(
         DATA_DIR: join(dataDir, `replica-${i}`),
         VAULT_KEY: vaultKey,
         LOG_LEVEL: 'warn',
+        ...env,
       })
     }
   }, 60_000)

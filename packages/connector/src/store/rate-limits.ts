@@ -1,0 +1,141 @@
+import { createHmac } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type pg from 'pg'
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
+import type { ConnectorDatabase } from './schema.js'
+
+/**
+ * Rate limit counters (rate-limiter-flexible), kept where the store's engine says:
+ *
+ * - PostgreSQL: in the shared table `rate_limits`, so every replica on the database counts
+ *   against one limit (two replicas together allow what one does). `RateLimiterPostgres` runs one
+ *   statement per request, an upsert that adds one and returns the count and the window's end.
+ *   The table is the store's migration 0006, never created by the limiter (`tableCreated`).
+ *   A key is counted as `{limit}:{HMAC-SHA-256 of the key}` under a secret derived from the vault
+ *   key: the table holds no client address and no grant id, and a copy of it cannot be turned
+ *   back into them (an IPv4 address would fall to a plain hash by trying all 2^32).
+ * - SQLite (one process): in this process's memory (`RateLimiterMemory`), keys as given; nothing
+ *   is written, and the hot path does no more than a map update.
+ *
+ * When PostgreSQL cannot count (unreachable, or a failed statement), the request is counted in
+ * this process's memory instead, against the same limit, and `onStoreError` hears of it: the
+ * limits hold per replica, as they did before they were shared, and the request is answered,
+ * never with a 5xx. The next request tries PostgreSQL again.
+ *
+ * A window starts with a key's first request and lasts `durationSeconds`; each replica reads its
+ * own clock, so replicas should keep theirs in step (NTP) for the windows to line up.
+ */
+
+/** The limits counted, and the prefix of their keys in the table. */
+export type RateLimitName = 'registration' | 'token' | 'tool_call'
+
+export interface RateLimit {
+  name: RateLimitName
+  /** Requests one key may make in a window. */
+  points: number
+  durationSeconds: number
+  /** The secret of the keyed digest of keys in the shared table (unused in memory). */
+  keySecret: Buffer
+  /** PostgreSQL could not count a request, which was counted in this process's memory instead. */
+  onStoreError?: (error: unknown) => void
+}
+
+export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+
+export interface RateLimiter {
+  readonly name: RateLimitName
+  readonly points: number
+  readonly durationSeconds: number
+  /** Counts one request of `key`; beyond the limit, refuses it and says when to retry. */
+  take(key: string): Promise<RateLimitVerdict>
+}
+
+/** The shared table, in the layout `RateLimiterPostgres` reads and writes (store/migrations.ts). */
+export const RATE_LIMIT_TABLE = 'rate_limits'
+
+const ALLOWED: RateLimitVerdict = Object.freeze({ allowed: true })
+
+/** rate-limiter-flexible rejects a request beyond the limit with its RateLimiterRes. */
+function refused(outcome: unknown): RateLimitVerdict {
+  if (!(outcome instanceof RateLimiterRes)) throw outcome
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) }
+}
+
+/** SQLite's limiters, and the fallback of PostgreSQL's. */
+export function memoryRateLimiter(limit: RateLimit): RateLimiter {
+  const counters = new RateLimiterMemory({
+    keyPrefix: limit.name,
+    points: limit.points,
+    duration: limit.durationSeconds,
+  })
+  return {
+    name: limit.name,
+    points: limit.points,
+    durationSeconds: limit.durationSeconds,
+    take: (key) => counters.consume(key).then(() => ALLOWED, refused),
+  }
+}
+
+/** Expired counters are deleted this often at most, by each replica. */
+const SWEEP_INTERVAL_MS = 5 * 60_000
+/**
+ * How long after its window a row is kept. Any expired row may go (the upsert starts a new window
+ * over it), but replicas' clocks differ a little: an hour, as rate-limiter-flexible's own sweep.
+ */
+const KEPT_AFTER_WINDOW_MS = 60 * 60_000
+
+/**
+ * PostgreSQL's limiters, all on the store's own pool. One sweep of expired rows every five
+ * minutes at most, started by a request (as the authorization server's purge is), so nothing
+ * runs while the connector is idle and nothing outlives the store.
+ */
+export function postgresRateLimiters(pool: pg.Pool, db: Kysely<ConnectorDatabase>) {
+  let lastSweep = Date.now()
+  const sweepSoon = () => {
+    const now = Date.now()
+    if (now - lastSweep < SWEEP_INTERVAL_MS) return
+    lastSweep = now
+    void db
+      .deleteFrom(RATE_LIMIT_TABLE)
+      .where('expire', '<', now - KEPT_AFTER_WINDOW_MS)
+      .execute()
+      // A failed sweep is retried by the next one; nothing depends on it.
+      .catch(() => {})
+  }
+
+  return (limit: RateLimit): RateLimiter => {
+    const shared = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: RATE_LIMIT_TABLE,
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: limit.name,
+      points: limit.points,
+      duration: limit.durationSeconds,
+      // A key refused here is refused from memory until its window ends: a flood from one
+      // address costs the database at most one statement beyond the limit per replica.
+      inMemoryBlockOnConsumed: limit.points + 1,
+    })
+    const fallback = memoryRateLimiter(limit)
+    const digestOf = (key: string) =>
+      createHmac('sha256', limit.keySecret).update(key).digest('hex')
+    return {
+      name: limit.name,
+      points: limit.points,
+      durationSeconds: limit.durationSeconds,
+      async take(key) {
+        sweepSoon()
+        const digest = digestOf(key)
+        try {
+          await shared.consume(digest)
+          return ALLOWED
+        } catch (outcome) {
+          if (outcome instanceof RateLimiterRes) return refused(outcome)
+          limit.onStoreError?.(outcome)
+          return fallback.take(digest)
+        }
+      },
+    }
+  }
+}

@@ -48,4 +48,16 @@ export interface ConnectorConfig {
   allowLoopbackClientMetadata: boolean
   /** PEM certificates trusted in addition to the system's, for loopback metadata documents. */
   extraCa?: string
+  /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */
+  metrics?: MetricsConfig
+}
+
+/** The metrics server (src/metrics): never the public port. */
+export interface MetricsConfig {
+  /** 0 picks a free port (tests). The environment's METRICS_PORT=0 instead leaves `metrics` unset. */
+  port: number
+  /** The address it binds to: loopback unless told otherwise. */
+  host: string
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token?: string
 }

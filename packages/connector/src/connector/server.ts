@@ -18,6 +18,7 @@ import {
   createAuthorizationServer,
   DISCOVERY_PATH,
   OAUTH_PATH_PREFIX,
+  ROUTES,
 } from '../auth/provider.js'
 import { OAuthRateLimits, type RateLimitSettings } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
@@ -28,6 +29,9 @@ import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import type { ConnectorConfig } from '../config/config.js'
+import { isLoopbackHostname } from '../config/loopback.js'
+import { Metrics } from '../metrics/metrics.js'
+import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { createLogger } from './logger.js'
 
@@ -54,6 +58,8 @@ export interface ConnectorParts {
   /** The approval gate of mutating calls, and the audit trail it and the tools record to. */
   approvals: Approvals
   audit: AuditTrail
+  /** What the parts count, served at `/metrics` on its own port (src/metrics). */
+  metrics: Metrics
   log: Logger
 }
 
@@ -62,6 +68,8 @@ export interface RunningConnector {
   url: string
   /** Where it listens, which differs from `url` behind a proxy. */
   localUrl: string
+  /** Where `/metrics` is served (its own port); undefined when it is not (METRICS_PORT=0). */
+  metricsUrl?: string
   parts: ConnectorParts
   close(): Promise<void>
 }
@@ -107,28 +115,44 @@ export async function startConnector(
   const publicUrl = config.publicUrl || localUrl
   const settled: ConnectorConfig = { ...config, publicUrl }
 
+  const metrics = new Metrics({ processMetrics: config.metrics !== undefined })
+  let metricsServer: MetricsServer | undefined
   let store: Store | undefined
   try {
+    if (config.metrics) {
+      metricsServer = await serveMetrics(metrics, config.metrics, log)
+      if (!isLoopbackHostname(config.metrics.host) && config.metrics.token === undefined)
+        log.warn(
+          { metricsUrl: metricsServer.url },
+          'METRICS_HOST is not a loopback address and METRICS_TOKEN is not set: anyone who can reach it can read /metrics',
+        )
+    }
     store = await openStore({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     })
-    const parts = assemble(settled, store, vault, log, options)
+    const parts = assemble(settled, store, vault, log, options, metrics)
     handle = dispatcher(parts, options)
-    log.info({ url: publicUrl, engine: store.engine }, 'connector ready')
+    log.info(
+      { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
+      'connector ready',
+    )
     return {
       url: publicUrl,
       localUrl,
+      metricsUrl: metricsServer?.url,
       parts,
       async close() {
         await closeServer(server)
+        await metricsServer?.close()
         await parts.api.close()
         await store?.close()
       },
     }
   } catch (error) {
     await closeServer(server)
+    await metricsServer?.close()
     await store?.close()
     throw error
   }
@@ -140,6 +164,7 @@ function assemble(
   vault: Vault,
   log: Logger,
   options: ConnectorOptions,
+  metrics: Metrics,
 ): ConnectorParts {
   const upstream = new Upstream({
     config: config.upstream,
@@ -148,6 +173,7 @@ function assemble(
     vault,
     log,
     fetch: options.fetch,
+    metrics,
   })
   const grants = new Grants(store, upstream, log.child({ component: 'grants' }))
   const provider = createAuthorizationServer({
@@ -156,6 +182,7 @@ function assemble(
     vault,
     grants,
     log: log.child({ component: 'authorization-server' }),
+    metrics,
   })
   const authenticator = new McpAuthenticator({
     publicUrl: config.publicUrl,
@@ -167,6 +194,7 @@ function assemble(
     apiBase: config.upstream.apiBase,
     log,
     deadlineMs: options.apiDeadlineMs,
+    metrics,
   })
   const audit = new AuditTrail(store)
   const approvals = new Approvals({
@@ -175,6 +203,7 @@ function assemble(
     publicUrl: config.publicUrl,
     log: log.child({ component: 'approvals' }),
     audit,
+    metrics,
   })
   return {
     config,
@@ -187,6 +216,7 @@ function assemble(
     authenticator,
     approvals,
     audit,
+    metrics,
     log,
   }
 }
@@ -242,6 +272,7 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       approvals: parts.approvals,
       audit: parts.audit,
       vault: parts.vault,
+      metrics: parts.metrics,
       log: log.child({ component: 'mcp' }),
     }),
   )
@@ -293,6 +324,10 @@ function dispatcher(parts: ConnectorParts, options: ConnectorOptions) {
       delete req.headers['x-forwarded-for']
       rateLimits
         .refuse(req, res, path)
+        .then((refused) => {
+          if (refused) parts.metrics.rateLimited(path === ROUTES.token ? 'token' : 'registration')
+          return refused
+        })
         .then(async (refused) => refused || (await refuseOversizedBody(req, res)))
         .then((refused) => refused || oidcListener(req, res))
         .catch((error: unknown) => {

@@ -7,6 +7,7 @@ import {
 import { Hono } from 'hono'
 import type { Logger } from 'pino'
 import { isLoopbackHostname } from '../config/loopback.js'
+import { Metrics } from '../metrics/metrics.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
@@ -41,6 +42,8 @@ export interface McpEndpointDeps {
   audit: Pick<AuditTrail, 'record'>
   /** Keys the state handed to clients with a question. */
   vault: Vault
+  /** Where tool calls and approvals asked are counted (src/metrics). */
+  metrics?: Metrics
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
   tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
@@ -57,7 +60,8 @@ const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
-  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile)
+  const metrics = deps.metrics ?? new Metrics()
+  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics)
   const requestState = requestStateCodec(deps.vault)
 
   for (const service of SERVICE_NAMES) {
@@ -74,6 +78,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       log,
       approval,
       audit: deps.audit,
+      metrics,
     })
     const handler = serviceHandler(service, tools, {
       version: deps.version ?? '0.1.0',

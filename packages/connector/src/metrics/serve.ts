@@ -3,13 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { MetricsConfig } from '../config/config.js'
+import { isLoopbackHostname } from '../config/loopback.js'
 import type { Metrics } from './metrics.js'
 
 /**
  * `GET /metrics` in the Prometheus text format, on a server of its own (DESIGN §3): its own port
  * and address (loopback unless told otherwise), never the public port. With a token configured,
  * a scrape must send `Authorization: Bearer <token>` (compared in constant time), else 401.
- * Anything but `/metrics` is 404.
+ * Anything but `/metrics` is 404. Bound to loopback, it answers only requests that name a
+ * loopback host (DNS rebinding: a web page must not read it through a name of its own).
  */
 
 export const METRICS_PATH = '/metrics'
@@ -26,8 +28,9 @@ export async function serveMetrics(
   log: Logger,
 ): Promise<MetricsServer> {
   const authorized = config.token === undefined ? () => true : bearerCheck(config.token)
+  const checks: Checks = { authorized, loopbackOnly: isLoopbackHostname(config.host) }
   const server = createServer((req, res) => {
-    answer(metrics, authorized, req, res).catch((error: unknown) => {
+    answer(metrics, checks, req, res).catch((error: unknown) => {
       log.error({ err: error }, 'metrics scrape failed')
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' })
       res.end('The metrics could not be collected.\n')
@@ -48,22 +51,25 @@ export async function serveMetrics(
   }
 }
 
-async function answer(
-  metrics: Metrics,
-  authorized: (header: string | undefined) => boolean,
-  req: IncomingMessage,
-  res: ServerResponse,
-) {
+interface Checks {
+  authorized: (header: string | undefined) => boolean
+  /** Listening on loopback: the Host header must name a loopback host. */
+  loopbackOnly: boolean
+}
+
+async function answer(metrics: Metrics, checks: Checks, req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? '/'
   const query = url.indexOf('?')
   const path = query === -1 ? url : url.slice(0, query)
   const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
+  if (checks.loopbackOnly && !namesLoopback(req.headers.host))
+    return plain(res, 403, headers, 'The Host header does not name this server.')
   if (path !== METRICS_PATH)
     return plain(res, 404, headers, 'Not found: the metrics are at /metrics.')
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return plain(res, 405, { ...headers, Allow: 'GET, HEAD' }, 'Use GET.')
   }
-  if (!authorized(req.headers.authorization)) {
+  if (!checks.authorized(req.headers.authorization)) {
     return plain(
       res,
       401,
@@ -95,6 +101,11 @@ function bearerCheck(token: string): (header: string | undefined) => boolean {
     const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header)
     return match !== null && timingSafeEqual(sha256(match[1]!), expected)
   }
+}
+
+const namesLoopback = (host: string | undefined) => {
+  const hostname = host === undefined ? undefined : URL.parse(`http://${host}`)?.hostname
+  return hostname !== undefined && isLoopbackHostname(hostname)
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()

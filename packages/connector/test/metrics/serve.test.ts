@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { request } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
@@ -80,6 +81,31 @@ describe('/metrics with METRICS_TOKEN', () => {
     const head = await fetch(base, { method: 'HEAD', headers: { authorization } })
     expect(head.status).toBe(200)
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(1000)
+  })
+
+  it('on loopback, answers only a Host naming loopback (DNS rebinding): 403 otherwise', async () => {
+    const url = new URL(suite.connector.metricsUrl!)
+    const statusWithHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/metrics',
+            headers: { host, authorization: `Bearer ${TOKEN}` },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+          },
+        )
+        req.on('error', reject)
+        req.end()
+      })
+    expect(await statusWithHost(`attacker.example:${url.port}`)).toBe(403)
+    expect(await statusWithHost('attacker.example')).toBe(403)
+    for (const host of [`localhost:${url.port}`, `127.0.0.1:${url.port}`, `[::1]:${url.port}`])
+      expect(await statusWithHost(host), host).toBe(200)
   })
 
   it('is never on the public port: /metrics there is 404, with or without the token', async () => {

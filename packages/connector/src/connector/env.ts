@@ -128,7 +128,7 @@ function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | un
   }
 }
 
-/** The default port of Prometheus exporters for Node.js (prom-client's, OpenTelemetry's). */
+/** DESIGN §3's default: the port of OpenTelemetry's Prometheus exporter. */
 export const DEFAULT_METRICS_PORT = 9464
 /** A bearer token shorter than this is too easy to guess. */
 const MIN_METRICS_TOKEN_LENGTH = 16

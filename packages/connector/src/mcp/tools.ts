@@ -146,6 +146,7 @@ export class ServiceTools {
     }
   }
 
+  /** The call itself: its result, and the outcome it is counted as (metrics/labels.ts). */
   async #call(tool: ServedTool, args: unknown, caller: ToolCaller | undefined): Promise<Ended> {
     const { definition, shape } = tool
     const parsed = definition.input.safeParse(args ?? {})

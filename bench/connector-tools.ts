@@ -279,22 +279,29 @@ async function startGoogleConnector(
   return { url: connector.url, token: tokens.access_token }
 }
 
-/** A program in a child process, with production logging unless LOG_LEVEL says otherwise. */
-function startChild(
+/**
+ * A program in a child process, with production logging unless LOG_LEVEL says otherwise. A
+ * connector serves its metrics, as in production, on a free port of its own (the default 9464
+ * would be taken by the first of several).
+ */
+async function startChild(
   children: ChildProcess[],
   program: readonly string[],
   port: number,
   env: Record<string, string>,
 ) {
+  const connector = program === PROGRAMS.connector
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
   const profile = process.env.BENCH_CPU_PROFILE
-  const nodeFlags =
-    profile && program === PROGRAMS.connector ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const nodeFlags = profile && connector ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const metrics: Record<string, string> = connector
+    ? { METRICS_PORT: String(await freePort()) }
+    : {}
   return startProcess(
     children,
     program,
     port,
-    { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...env },
+    { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...metrics, ...env },
     { nodeFlags },
   )
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { Metrics } from '../metrics/metrics.js'
 import type { AccessMode, ChangeDescription } from '../services/definition.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
@@ -31,6 +32,8 @@ export interface ApprovalDeps {
   now?: () => number
   /** Where decisions are recorded; by default the store's audit trail. */
   audit?: AuditTrail
+  /** Where decisions and expiries are counted (src/metrics). */
+  metrics?: Metrics
 }
 
 export interface ApprovalCall {
@@ -106,6 +109,7 @@ export class Approvals {
   readonly #log: Logger
   readonly #now: () => number
   readonly #audit: AuditTrail
+  readonly #metrics: Metrics | undefined
 
   constructor(deps: ApprovalDeps) {
     this.#store = new ApprovalStore(deps.store)
@@ -115,6 +119,7 @@ export class Approvals {
     this.#log = deps.log
     this.#now = deps.now ?? Date.now
     this.#audit = deps.audit ?? new AuditTrail(deps.store, this.#now)
+    this.#metrics = deps.metrics
   }
 
   /** The approval page of an approval. */
@@ -284,6 +289,7 @@ export class Approvals {
   async expire(): Promise<void> {
     try {
       for (const { grant_id, tool } of await this.#store.expire(this.#now())) {
+        this.#metrics?.approvalDecided(tool, 'expired')
         await this.#audit.record({ grantId: grant_id, tool, decision: 'expired' })
       }
     } catch (error) {
@@ -308,6 +314,7 @@ export class Approvals {
     if (row.account === null) return { ok: false, reason: 'ended' }
     const status = decision === 'approve' ? 'approved' : 'declined'
     if (await this.#store.decide(key, status, this.#now(), told)) {
+      this.#metrics?.approvalDecided(row.tool, status)
       await this.#audit.record({ grantId: row.grant_id, tool: row.tool, decision: status })
       return { ok: true, decision: status }
     }

@@ -8,6 +8,7 @@ import Provider, {
 } from 'oidc-provider'
 import type { Logger } from 'pino'
 import type { ConnectorConfig } from '../config/config.js'
+import type { Metrics } from '../metrics/metrics.js'
 import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
@@ -21,6 +22,7 @@ import { cookieKeys, signingJwks } from './keys.js'
 import { PAGE_HEADERS, pageText } from './page.js'
 import { validateRedirectUris } from './redirect-uris.js'
 import { allScopeNames, serviceOfResource } from './resources.js'
+import { countTokens } from './token-metrics.js'
 
 /**
  * The connector's OAuth 2.1 authorization server: oidc-provider, configured. Everything the
@@ -66,6 +68,8 @@ export interface AuthorizationServerDeps {
   vault: Vault
   grants: Grants
   log: Logger
+  /** Where tokens issued, refused and revoked are counted (src/metrics). */
+  metrics?: Metrics
 }
 
 export function createAuthorizationServer({
@@ -74,6 +78,7 @@ export function createAuthorizationServer({
   vault,
   grants,
   log,
+  metrics,
 }: AuthorizationServerDeps): Provider {
   const { publicUrl } = config
   const serviceScopes = (resource: string) => {
@@ -274,6 +279,7 @@ export function createAuthorizationServer({
   provider.on('server_error', (_ctx: unknown, error: Error) => {
     log.error({ err: error }, 'authorization server error')
   })
+  if (metrics) countTokens(provider, metrics)
   return provider
 }
 

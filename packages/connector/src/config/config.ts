@@ -70,4 +70,16 @@ export interface ConnectorConfig {
   extraCa?: string
   /** Each limit unset: DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimitSettings>
+  /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */
+  metrics?: MetricsConfig
+}
+
+/** The metrics server (src/metrics): never the public port. */
+export interface MetricsConfig {
+  /** 0 picks a free port (tests). The environment's METRICS_PORT=0 instead leaves `metrics` unset. */
+  port: number
+  /** The address it binds to: loopback unless told otherwise. */
+  host: string
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token?: string
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import {
   PROFILE_NAMES,
@@ -8,6 +9,7 @@ import {
 import {
   DEFAULT_RATE_LIMITS,
   type ConnectorConfig,
+  type MetricsConfig,
   type RateLimitSettings,
   type UpstreamConfig,
 } from '../config/config.js'
@@ -68,6 +70,7 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       vaultKey: env.VAULT_KEY || undefined,
       allowLoopbackClientMetadata: flag(env, 'DEV_ALLOW_LOOPBACK_CLIENT_METADATA'),
       rateLimits: rateLimitsOf(env),
+      metrics: metricsOf(env, port),
     },
     profile,
     upstream,
@@ -130,6 +133,46 @@ function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | un
       analytics: url('UPSTREAM_ANALYTICS_URL').replace(/\/+$/, ''),
     },
   }
+}
+
+/** DESIGN §3's default: the port of OpenTelemetry's Prometheus exporter. */
+export const DEFAULT_METRICS_PORT = 9464
+/** A bearer token shorter than this is too easy to guess. */
+const MIN_METRICS_TOKEN_LENGTH = 16
+
+/**
+ * `/metrics` on a port of its own (DESIGN §3): METRICS_PORT (9464 unless told; 0 turns it off,
+ * so here 0 does not mean "a free port" as it does for PORT), METRICS_HOST (loopback unless told)
+ * and METRICS_TOKEN (a bearer token a scrape must send; none unless told).
+ */
+function metricsOf(env: Environment, publicPort: number): MetricsConfig | undefined {
+  const port = portOf(env, 'METRICS_PORT', DEFAULT_METRICS_PORT)
+  if (port === 0) return undefined
+  if (port === publicPort) {
+    throw new Error(
+      `METRICS_PORT must differ from PORT (both are ${port}): metrics are never served on the public port. ` +
+        'Set METRICS_PORT to another port, or to 0 to turn metrics off.',
+    )
+  }
+  const host = env.METRICS_HOST || '127.0.0.1'
+  if (isIP(host) === 0 && !/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(host)) {
+    throw new Error(
+      `METRICS_HOST must be an IP address or a host name to bind to, such as 127.0.0.1 or 0.0.0.0, not "${host}".`,
+    )
+  }
+  const token = env.METRICS_TOKEN || undefined
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
+    throw new Error(
+      'METRICS_TOKEN must be printable ASCII without spaces (it is sent as "Authorization: Bearer <token>"). ' +
+        'Generate one with `openssl rand -hex 32`.',
+    )
+  }
+  if (token !== undefined && token.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new Error(
+      `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long. Generate one with \`openssl rand -hex 32\`.`,
+    )
+  }
+  return token === undefined ? { port, host } : { port, host, token }
 }
 
 function httpUrl(name: string, value: string): string {

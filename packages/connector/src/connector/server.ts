@@ -18,6 +18,7 @@ import {
   createAuthorizationServer,
   DISCOVERY_PATH,
   OAUTH_PATH_PREFIX,
+  ROUTES,
 } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
@@ -28,6 +29,9 @@ import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import { DEFAULT_RATE_LIMITS, type ConnectorConfig } from '../config/config.js'
+import { isLoopbackHostname } from '../config/loopback.js'
+import { Metrics } from '../metrics/metrics.js'
+import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
 import type { RateLimitName } from '../store/rate-limits.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
@@ -63,6 +67,8 @@ export interface ConnectorParts {
   /** The approval gate of mutating calls, and the audit trail it and the tools record to. */
   approvals: Approvals
   audit: AuditTrail
+  /** What the parts count, served at `/metrics` on its own port (src/metrics). */
+  metrics: Metrics
   log: Logger
 }
 
@@ -71,6 +77,8 @@ export interface RunningConnector {
   url: string
   /** Where it listens, which differs from `url` behind a proxy. */
   localUrl: string
+  /** Where `/metrics` is served (its own port); undefined when it is not (METRICS_PORT=0). */
+  metricsUrl?: string
   parts: ConnectorParts
   /**
    * Stops accepting connections, finishes the requests in flight (up to the drain deadline; what
@@ -123,16 +131,29 @@ export async function startConnector(
   const publicUrl = config.publicUrl || localUrl
   const settled: ConnectorConfig = { ...config, publicUrl }
 
+  const metrics = new Metrics({ processMetrics: config.metrics !== undefined })
+  let metricsServer: MetricsServer | undefined
   let store: Store | undefined
   try {
+    if (config.metrics) {
+      metricsServer = await serveMetrics(metrics, config.metrics, log)
+      if (!isLoopbackHostname(config.metrics.host) && config.metrics.token === undefined)
+        log.warn(
+          { metricsUrl: metricsServer.url },
+          'METRICS_HOST is not a loopback address and METRICS_TOKEN is not set: anyone who can reach it can read /metrics',
+        )
+    }
     store = await openStore({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     })
-    const parts = assemble(settled, store, vault, log, options)
+    const parts = assemble(settled, store, vault, log, options, metrics)
     handle = dispatcher(parts, inFlight)
-    log.info({ url: publicUrl, engine: store.engine }, 'connector ready')
+    log.info(
+      { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
+      'connector ready',
+    )
     const deadlineMs = options.drainDeadlineMs ?? DRAIN_DEADLINE_MS
     let closing: Promise<void> | undefined
     const close = async () => {
@@ -142,17 +163,21 @@ export async function startConnector(
         log.warn({ requests: cutOff }, 'requests still in flight at the drain deadline: cut off')
       server.closeAllConnections()
       await stopped
+      // Last of the servers: a scrape still sees the calls drain.
+      await metricsServer?.close()
       await parts.api.close()
       await store?.close()
     }
     return {
       url: publicUrl,
       localUrl,
+      metricsUrl: metricsServer?.url,
       parts,
       close: () => (closing ??= close()),
     }
   } catch (error) {
     await closeServer(server)
+    await metricsServer?.close()
     await store?.close()
     throw error
   }
@@ -164,6 +189,7 @@ function assemble(
   vault: Vault,
   log: Logger,
   options: ConnectorOptions,
+  metrics: Metrics,
 ): ConnectorParts {
   const upstream = new Upstream({
     config: config.upstream,
@@ -172,6 +198,7 @@ function assemble(
     vault,
     log,
     fetch: options.fetch,
+    metrics,
   })
   const grants = new Grants(store, upstream, log.child({ component: 'grants' }))
   const provider = createAuthorizationServer({
@@ -180,6 +207,7 @@ function assemble(
     vault,
     grants,
     log: log.child({ component: 'authorization-server' }),
+    metrics,
   })
   const authenticator = new McpAuthenticator({
     publicUrl: config.publicUrl,
@@ -191,6 +219,7 @@ function assemble(
     apiBase: config.upstream.apiBase,
     log,
     deadlineMs: options.apiDeadlineMs,
+    metrics,
   })
   const audit = new AuditTrail(store)
   const approvals = new Approvals({
@@ -199,6 +228,7 @@ function assemble(
     publicUrl: config.publicUrl,
     log: log.child({ component: 'approvals' }),
     audit,
+    metrics,
   })
   return {
     config,
@@ -211,6 +241,7 @@ function assemble(
     authenticator,
     approvals,
     audit,
+    metrics,
     log,
   }
 }
@@ -271,6 +302,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       audit: parts.audit,
       vault: parts.vault,
       toolCallLimit: limits.toolCall,
+      metrics: parts.metrics,
       log: log.child({ component: 'mcp' }),
     }),
   )
@@ -322,6 +354,10 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       delete req.headers['x-forwarded-for']
       rateLimits
         .refuse(req, res, path)
+        .then((refused) => {
+          if (refused) parts.metrics.rateLimited(path === ROUTES.token ? 'token' : 'registration')
+          return refused
+        })
         .then(async (refused) => refused || (await refuseOversizedBody(req, res)))
         .then((refused) => refused || oidcListener(req, res))
         .catch((error: unknown) => {

@@ -4,7 +4,9 @@ import {
   type InputRequiredResult,
 } from '@modelcontextprotocol/server'
 import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
-import type { ChangeDescription, ToolDefinition } from '../services/definition.js'
+import type { ApprovalChannel } from '../metrics/labels.js'
+import type { Metrics } from '../metrics/metrics.js'
+import type { AccessMode, ChangeDescription, ToolDefinition } from '../services/definition.js'
 import type { ProviderProfile } from '../services/profiles/index.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
@@ -36,10 +38,23 @@ import { providerReader } from './provider-reader.js'
  *      `isError` result. Calling the same tool again with the same arguments after approval runs it.
  */
 
+/**
+ * Whether the change may go. When it may not, the result to answer with, and what it is: the
+ * person is being asked (`approval_pending`: the call comes again), or it is not approved
+ * (`refused`: declined, expired, used, not for this call).
+ */
 export type Clearance =
-  { go: true; ifMatch?: string } | { go: false; result: CallToolResult | InputRequiredResult }
+  | { go: true; ifMatch?: string }
+  | {
+      go: false
+      result: CallToolResult | InputRequiredResult
+      outcome: 'approval_pending' | 'refused'
+    }
 
-const stop = (result: CallToolResult | InputRequiredResult): Clearance => ({ go: false, result })
+const stop = (
+  result: CallToolResult | InputRequiredResult,
+  outcome: 'approval_pending' | 'refused' = 'refused',
+): Clearance => ({ go: false, result, outcome })
 
 /** The form the person answers in the client: one yes-or-no, "no" unless they say otherwise. */
 const APPROVE_FORM = {
@@ -60,6 +75,8 @@ export class ApprovalStep {
     private readonly approvals: Approvals,
     private readonly api: Pick<UpstreamApi, 'call'>,
     private readonly profile: ProviderProfile,
+    /** Where each approval asked for is counted, by how the person is asked. */
+    private readonly metrics?: Pick<Metrics, 'approvalAsked'>,
   ) {}
 
   async clear(
@@ -83,6 +100,7 @@ export class ApprovalStep {
 
     // Pending: ask about the same approval again. Otherwise ask anew, saying why.
     const waiting = consumed.reason === 'pending' ? await this.approvals.waiting(call) : undefined
+    const channel = channelOf(policy.mode, asking)
     let pending: { id: string; url: string; description: ChangeDescription }
     if (waiting) {
       pending = waiting
@@ -93,10 +111,11 @@ export class ApprovalStep {
       )
       const asked = await this.approvals.request({ ...call, description, mode: policy.mode })
       pending = { ...asked, description }
+      this.metrics?.approvalAsked(definition.name, channel)
     }
     const before =
       consumed.reason === 'expired' || consumed.reason === 'used' ? consumed.reason : undefined
-    return stop(await this.#ask(definition, pending, asking, before))
+    return stop(await this.#ask(definition, pending, asking, channel, before), 'approval_pending')
   }
 
   /** Asks the person: in the client where it can answer, else through the page's link. */
@@ -104,12 +123,13 @@ export class ApprovalStep {
     definition: ToolDefinition,
     pending: { id: string; url: string; description: ChangeDescription },
     asking: ClientAsking | undefined,
+    channel: ApprovalChannel,
     before: 'expired' | 'used' | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
     const mode = definition.approval!.mode
     const state = { approval: pending.id, tool: definition.name }
     const message = elicitationMessage(pending.description, mode)
-    if (mode === 'auth-token' && asking?.form) {
+    if (channel === 'elicitation' && asking) {
       return inputRequired({
         inputRequests: {
           [APPROVAL_QUESTION]: inputRequired.elicit({ message, requestedSchema: APPROVE_FORM }),
@@ -117,7 +137,7 @@ export class ApprovalStep {
         requestState: await asking.mint(state),
       })
     }
-    if (mode === 'per-call' && asking?.url) {
+    if (channel === 'url_elicitation' && asking) {
       return inputRequired({
         inputRequests: {
           [APPROVAL_QUESTION]: inputRequired.elicitUrl({ message, url: pending.url }),
@@ -162,14 +182,25 @@ export class ApprovalStep {
         return stop(approvalExpired(definition.name))
       case 'pending': {
         const waiting = await this.approvals.waiting(call)
-        return stop(
-          waiting ? notApprovedYet(definition.name, waiting.url) : approvalExpired(definition.name),
-        )
+        return waiting
+          ? stop(notApprovedYet(definition.name, waiting.url), 'approval_pending')
+          : stop(approvalExpired(definition.name))
       }
       case 'none':
         return stop(answerNotForThisCall(definition.name))
     }
   }
+}
+
+/**
+ * How the person is asked about a change of `mode`: an auth-token change in the client's own
+ * form where it can answer one, a per-call change on the page the client opens where it can
+ * open one, else through a link in the result.
+ */
+function channelOf(mode: AccessMode, asking: ClientAsking | undefined): ApprovalChannel {
+  if (mode === 'auth-token' && asking?.form) return 'elicitation'
+  if (mode === 'per-call' && asking?.url) return 'url_elicitation'
+  return 'link'
 }
 
 /** What the client's answer that approved nothing was, recorded as a decline. */

@@ -7,6 +7,7 @@ import {
 import { Hono } from 'hono'
 import type { Logger } from 'pino'
 import { isLoopbackHostname } from '../config/loopback.js'
+import { Metrics } from '../metrics/metrics.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
@@ -44,6 +45,8 @@ export interface McpEndpointDeps {
   vault: Vault
   /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
   toolCallLimit?: RateLimiter
+  /** Where tool calls and approvals asked are counted (src/metrics). */
+  metrics?: Metrics
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
   tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
@@ -60,7 +63,8 @@ const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
-  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile)
+  const metrics = deps.metrics ?? new Metrics()
+  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics)
   const requestState = requestStateCodec(deps.vault)
 
   for (const service of SERVICE_NAMES) {
@@ -78,6 +82,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       approval,
       audit: deps.audit,
       callLimit: deps.toolCallLimit,
+      metrics,
     })
     const handler = serviceHandler(service, tools, {
       version: deps.version ?? '0.1.0',

@@ -11,10 +11,12 @@ import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
+import type { ToolOutcome } from '../metrics/labels.js'
+import { Metrics, type ToolCallMetrics } from '../metrics/metrics.js'
 import type { RateLimiter } from '../store/rate-limits.js'
-import { UpstreamApiError, type UpstreamApi } from '../upstream/index.js'
+import { UpstreamApiError, type UpstreamApi, type UpstreamApiErrorKind } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
-import type { ToolGrant } from './grant-access.js'
+import { GrantRevokedError, type ToolGrant } from './grant-access.js'
 import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
@@ -49,6 +51,14 @@ const ACCESS_MODE_META = 'countersign/accessMode'
 interface ServedTool {
   definition: ToolDefinition
   shape: CallShape
+  /** Where each of its calls is counted, bound at startup. */
+  metrics: ToolCallMetrics
+}
+
+/** What a call ended in: its result, and how it is counted (metrics/labels.ts). */
+interface Ended {
+  outcome: ToolOutcome
+  result: CallToolResult | InputRequiredResult
 }
 
 export interface ServiceToolsDeps {
@@ -69,6 +79,8 @@ export interface ServiceToolsDeps {
    * by grant id, for each call with valid arguments, before anything is sent. Unset: no limit.
    */
   callLimit?: RateLimiter
+  /** Where each call is counted, by tool and outcome, and timed (src/metrics). */
+  metrics?: Metrics
 }
 
 /** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
@@ -88,6 +100,7 @@ export class ServiceTools {
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
   readonly #callLimit: RateLimiter | undefined
+  readonly #metrics: Metrics
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
@@ -96,13 +109,17 @@ export class ServiceTools {
     this.#approval = deps.approval
     this.#audit = deps.audit
     this.#callLimit = deps.callLimit
+    const metrics = (this.#metrics = deps.metrics ?? new Metrics())
     const tools: Tool[] = []
     for (const definition of definitions) {
       if (definition.approval && !this.#approval) continue
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
       const shape = new CallShape(definition, operationOf(deps.profile, definition.name))
-      this.#served.set(definition.name, { definition, shape })
+      const counted = metrics.toolCalls(definition.service, definition.name, {
+        approval: definition.approval !== undefined,
+      })
+      this.#served.set(definition.name, { definition, shape, metrics: counted })
       tools.push(listedTool(definition))
     }
     this.listing = deepFreeze({ tools })
@@ -129,32 +146,50 @@ export class ServiceTools {
         `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tools this server has.`,
       )
     }
+    const started = performance.now()
+    let ended: Ended | undefined
+    try {
+      ended = await this.#call(tool, args, caller)
+      return ended.result
+    } finally {
+      tool.metrics.record(ended?.outcome ?? 'internal_error', started)
+    }
+  }
+
+  /** The call itself: its result, and the outcome it is counted as (metrics/labels.ts). */
+  async #call(tool: ServedTool, args: unknown, caller: ToolCaller | undefined): Promise<Ended> {
     const { definition, shape } = tool
     const parsed = definition.input.safeParse(args ?? {})
-    if (!parsed.success) return invalidArguments(definition.name, parsed.error)
+    if (!parsed.success) return toolError(invalidArguments(definition.name, parsed.error))
     const input = parsed.data as Record<string, unknown>
     if (!caller) {
       // The endpoint always authenticates first: a call without a grant is a wiring fault.
       this.#log.error({ tool: definition.name }, 'tool call without a grant')
-      return internalFailure()
+      return { outcome: 'internal_error', result: internalFailure() }
     }
     const { grant } = caller
     if (this.#callLimit) {
       // Beyond the grant's limit: a result that says when to retry, and nothing sent upstream.
       const verdict = await this.#callLimit.take(grant.link.grantId)
-      if (!verdict.allowed) return tooManyCalls(this.#callLimit, verdict.retryAfterSeconds)
+      if (!verdict.allowed) {
+        this.#metrics.rateLimited('tool_call')
+        return {
+          outcome: 'rate_limited',
+          result: tooManyCalls(this.#callLimit, verdict.retryAfterSeconds),
+        }
+      }
     }
     const provider = () => providerReader(this.#api, this.#profile, definition.service, grant)
     let approved = false
     try {
       if (definition.preflight) {
         const problem = await definition.preflight(input, provider())
-        if (problem !== undefined) return preflightRefusal(definition.name, problem)
+        if (problem !== undefined) return toolError(preflightRefusal(definition.name, problem))
       }
       let ifMatch: string | undefined
       if (definition.approval) {
         const clearance = await this.#approval!.clear(definition, input, grant, caller.asking?.())
-        if (!clearance.go) return clearance.result
+        if (!clearance.go) return clearance
         approved = true
         ifMatch = clearance.ifMatch
         const { existing } = definition.approval
@@ -169,20 +204,27 @@ export class ServiceTools {
           { tool: definition.name, status: result.status },
           'provider answer does not fit the output schema',
         )
-        return unexpectedAnswer(approved)
+        return { outcome: 'upstream_error', result: unexpectedAnswer(approved) }
       }
-      return success(output.data)
+      return { outcome: 'ok', result: success(output.data) }
     } catch (error) {
       if (approved) await this.#record(definition, grant, 'failed', statusOf(error))
-      if (error instanceof ChangedSinceSeen) return changedSinceApproval(definition.name)
+      if (error instanceof ChangedSinceSeen) return toolError(changedSinceApproval(definition.name))
       if (error instanceof UpstreamApiError) {
-        if (approved && error.status === 412) return changedSinceApproval(definition.name)
-        return upstreamFailure(error, shape.pathParams)
+        if (approved && error.status === 412)
+          return toolError(changedSinceApproval(definition.name))
+        return {
+          outcome: UPSTREAM_OUTCOMES[error.kind],
+          result: upstreamFailure(error, shape.pathParams),
+        }
       }
       const known = grantFailure(error)
-      if (known) return known
+      if (known) {
+        const outcome = error instanceof GrantRevokedError ? 'revoked' : 'upstream_error'
+        return { outcome, result: known }
+      }
       this.#log.error({ err: error, tool: definition.name }, 'tool call failed')
-      return internalFailure()
+      return { outcome: 'internal_error', result: internalFailure() }
     }
   }
 
@@ -208,6 +250,24 @@ export class ServiceTools {
 }
 
 const statusOf = (error: unknown) => (error instanceof UpstreamApiError ? error.status : undefined)
+
+const toolError = (result: CallToolResult): Ended => ({ outcome: 'tool_error', result })
+
+/**
+ * A provider's refusal the model can act on (change the arguments, read again) is a tool error;
+ * the provider failing (busy, down, lost, not understood) is an upstream error.
+ */
+const UPSTREAM_OUTCOMES: Record<UpstreamApiErrorKind, ToolOutcome> = {
+  invalid: 'tool_error',
+  failed_precondition: 'tool_error',
+  not_found: 'tool_error',
+  permission: 'tool_error',
+  conflict: 'tool_error',
+  rate_limited: 'upstream_error',
+  unavailable: 'upstream_error',
+  outcome_unknown: 'upstream_error',
+  malformed: 'upstream_error',
+}
 
 /** A definition as `tools/list` shows it. */
 export function listedTool(definition: ToolDefinition): Tool {

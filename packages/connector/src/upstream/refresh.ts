@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
+import type { UpstreamRefreshOutcome } from '../metrics/labels.js'
+import type { Metrics } from '../metrics/metrics.js'
 import type { UpstreamCredentials } from '../vault/credentials.js'
 import { CredentialRevokedError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
@@ -41,6 +43,8 @@ export interface RefresherDeps {
   /** For a credential the provider still refreshes but then refuses: end it there too. */
   revokeAndErase: (credentialId: string) => Promise<void>
   now?: () => number
+  /** Where each renewal at the provider is counted, by reason and outcome (src/metrics). */
+  metrics?: Metrics
 }
 
 type Reason = 'expiry' | 'rejected'
@@ -121,6 +125,7 @@ export class TokenRefresher {
           { credentialId },
           'upstream credential ran out (no refresh token): erased',
         )
+        this.#deps.metrics?.upstreamRefresh(reason, 'revoked')
         throw new CredentialRevokedError(credentialId)
       }
       const claimed = await this.#deps.tokenSets.replace(stored, {
@@ -129,7 +134,21 @@ export class TokenRefresher {
       })
       // Changed since it was read (another replica's lease or result, or an erase): look again.
       if (!claimed) continue
-      return this.#refreshClaimed(claimed, set.refresh_token, reason)
+      return this.#counted(reason, this.#refreshClaimed(claimed, set.refresh_token, reason))
+    }
+  }
+
+  /** Counts how a renewal at the provider ended. */
+  async #counted(reason: Reason, refresh: Promise<TokenSet>): Promise<TokenSet> {
+    const { metrics } = this.#deps
+    if (!metrics) return refresh
+    try {
+      const fresh = await refresh
+      metrics.upstreamRefresh(reason, 'ok')
+      return fresh
+    } catch (error) {
+      metrics.upstreamRefresh(reason, refreshOutcome(error))
+      throw error
     }
   }
 
@@ -188,4 +207,12 @@ export class TokenRefresher {
     log.info({ credentialId, reason, ms: this.#now() - started }, 'upstream token refreshed')
     return fresh
   }
+}
+
+/** How a renewal that threw ended (see #refreshClaimed: what each error means there). */
+function refreshOutcome(error: unknown): UpstreamRefreshOutcome {
+  if (error instanceof CredentialRevokedError) return 'revoked'
+  if (error instanceof UpstreamUnavailableError)
+    return error.cause instanceof ProviderRefusal ? 'refused' : 'unavailable'
+  return 'error'
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../config/config.js'
+import type { Metrics } from '../metrics/metrics.js'
 import type { ServiceName } from '../services/catalog.js'
 import { PROFILES } from '../services/profiles/index.js'
 import type { Store } from '../store/open.js'
@@ -28,6 +29,8 @@ export interface UpstreamDeps {
   fetch?: typeof fetch
   /** How long any one call to the provider may take; 10 s unless told. */
   deadlineMs?: number
+  /** Where token renewals are counted (src/metrics). */
+  metrics?: Metrics
 }
 
 /** The connector as an OAuth client of the provider, and the life of its upstream credentials. */
@@ -39,7 +42,7 @@ export class Upstream {
   readonly #disconnect: DisconnectDeps
   readonly #refresher: TokenRefresher
 
-  constructor({ config, publicUrl, store, vault, log, fetch, deadlineMs }: UpstreamDeps) {
+  constructor({ config, publicUrl, store, vault, log, fetch, deadlineMs, metrics }: UpstreamDeps) {
     this.redirectUri = `${publicUrl.replace(/\/+$/, '')}/upstream/callback`
     const deadline = deadlineMs ?? DEFAULT_DEADLINE_MS
     const client = new OAuthClient({
@@ -69,6 +72,7 @@ export class Upstream {
       log: upstreamLog,
       deadlineMs: deadline,
       revokeAndErase: (id) => this.revokeAndErase(id),
+      metrics,
     })
   }
 

@@ -207,3 +207,60 @@ describe('the connector environment', () => {
     expect(error?.message).not.toContain('client-secret')
   })
 })
+
+describe('the metrics environment', () => {
+  it('serves /metrics on 127.0.0.1:9464 without a token by default', () => {
+    expect(connectorEnvironment({}).config.metrics).toEqual({ port: 9464, host: '127.0.0.1' })
+  })
+
+  it('reads METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {
+    const token = 'f'.repeat(16) + '-._~+/='
+    expect(
+      connectorEnvironment({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token })
+        .config.metrics,
+    ).toEqual({ port: 9100, host: '0.0.0.0', token })
+    expect(connectorEnvironment({ METRICS_HOST: '::1' }).config.metrics?.host).toBe('::1')
+    expect(connectorEnvironment({ METRICS_HOST: 'metrics.internal' }).config.metrics?.host).toBe(
+      'metrics.internal',
+    )
+  })
+
+  it('METRICS_PORT=0 turns metrics off (unlike PORT=0, which picks a free port)', () => {
+    expect(connectorEnvironment({ METRICS_PORT: '0' }).config.metrics).toBeUndefined()
+    expect(connectorEnvironment({ PORT: '0' }).config.metrics?.port).toBe(9464)
+  })
+
+  it.each([
+    [
+      { METRICS_PORT: 'ninety' },
+      /^METRICS_PORT must be a port number from 0 to 65535, not "ninety"/,
+    ],
+    [{ METRICS_PORT: '65536' }, /^METRICS_PORT must be a port number/],
+    [{ METRICS_PORT: '-1' }, /^METRICS_PORT must be a port number/],
+    [{ METRICS_PORT: '9.5' }, /^METRICS_PORT must be a port number/],
+    [{ PORT: '9464' }, /^METRICS_PORT must differ from PORT \(both are 9464\)/],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, /^METRICS_PORT must differ from PORT/],
+    [{ METRICS_HOST: 'http://0.0.0.0' }, /^METRICS_HOST must be an IP address or a host name/],
+    [{ METRICS_HOST: '127.0.0.1:9464' }, /^METRICS_HOST must be an IP address or a host name/],
+  ])('says which variable is wrong: %o', (env, message) => {
+    expect(() => connectorEnvironment(env)).toThrow(message)
+  })
+
+  it('refuses a METRICS_TOKEN too short or not one header word, without repeating it', () => {
+    for (const [token, message] of [
+      ['short-secret', /^METRICS_TOKEN must be at least 16 characters long/],
+      ['a secret with spaces in it', /^METRICS_TOKEN must be printable ASCII without spaces/],
+      ['sécret-sécret-sécret', /^METRICS_TOKEN must be printable ASCII without spaces/],
+    ] as const) {
+      const error = (() => {
+        try {
+          connectorEnvironment({ METRICS_TOKEN: token })
+        } catch (e) {
+          return e as Error
+        }
+      })()
+      expect(error?.message).toMatch(message)
+      expect(error?.message).not.toContain(token)
+    }
+  })
+})

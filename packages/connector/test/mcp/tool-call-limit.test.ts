@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest'
 import { RATE_LIMIT_TABLE } from '../../src/store/rate-limits.js'
 import { connectorForSuite } from '../support/connector.js'
+import { moved, parseExposition } from '../support/prometheus.js'
 import { describeEachEngine, describeOnPostgres } from '../support/engines.js'
 import { ERAS, mcpClientWithToken, resultText } from '../support/mcp-client.js'
 import { replicasForSuite } from '../support/replicas.js'
@@ -39,8 +40,11 @@ describeEachEngine('the tool-call limit per grant', (engine) => {
     connector: async () => ({
       ...(await engine.location()),
       rateLimits: { toolCallsPerMinute: LIMIT },
+      metrics: { port: 0, host: '127.0.0.1' },
     }),
   })
+  const scrape = async () =>
+    parseExposition(await (await fetch(suite.connector.metricsUrl!)).text())
   const { newPerson, text } = serviceTools(suite, 'tasks', `limit-${engine.name}`)
   const { seed, upstreamCalls } = taskFixtures(suite)
 
@@ -53,6 +57,7 @@ describeEachEngine('the tool-call limit per grant', (engine) => {
       for (let i = 0; i < 4; i++) await client.listTools()
       for (let i = 0; i < 2; i++) expect(text(await call('list_tasks', {}))).toMatch(/^Invalid/)
       const { next } = await upstreamCalls()
+      const before = await scrape()
 
       for (let i = 0; i < LIMIT; i++) {
         const listed = await call('list_tasks', { tasklist })
@@ -63,6 +68,16 @@ describeEachEngine('the tool-call limit per grant', (engine) => {
       // The provider saw the calls within the limit, and nothing after.
       const { calls } = await upstreamCalls(next)
       expect(calls.map((c) => c.method)).toEqual(Array(LIMIT).fill('GET'))
+      // Each refusal counted once, by the limit and by the tool's outcome.
+      const after = await scrape()
+      expect(moved(before, after, 'countersign_rate_limited_total')).toEqual({
+        'limit=tool_call': 2,
+      })
+      expect(moved(before, after, 'countersign_tool_calls_total')).toEqual({
+        'outcome=ok,service=tasks,tool=list_tasks': LIMIT,
+        'outcome=rate_limited,service=tasks,tool=list_tasks': 1,
+        'outcome=rate_limited,service=tasks,tool=list_task_lists': 1,
+      })
 
       // The rest of the protocol goes on.
       expect((await client.listTools()).tools.length).toBeGreaterThan(0)

@@ -33,7 +33,9 @@ export interface ProcessOptions {
 
 /**
  * Starts `program` (a script and its arguments: one of PROGRAMS, or another) with `env` over the
- * parent's environment; resolves once /healthz answers on `port`.
+ * parent's environment; resolves once /healthz answers on `port`. Its metrics are off
+ * (METRICS_PORT=0) unless `env` gives it a METRICS_PORT: several connectors on one machine
+ * would all take the default port 9464.
  */
 export async function startProcess(
   children: ChildProcess[],
@@ -44,7 +46,7 @@ export async function startProcess(
 ): Promise<StartedProcess> {
   const command = program.join(' ')
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...program], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   children.push(child)

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino'
 import { Agent, type Dispatcher } from 'undici'
+import type { UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
+import { Metrics, type UpstreamCallMetrics } from '../../metrics/metrics.js'
 import type { ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
@@ -50,6 +52,8 @@ export interface UpstreamApiDeps {
   /** Sends the requests: a kept-alive undici Agent unless told (tests wrap one). */
   dispatcher?: Dispatcher
   breaker?: BreakerOptions
+  /** Where each call is counted (src/metrics); a registry of its own unless told. */
+  metrics?: Metrics
 }
 
 export const DEFAULT_API_DEADLINE_MS = 10_000
@@ -60,8 +64,9 @@ export class UpstreamApi {
   readonly #log: Logger
   readonly #deadlineMs: number
   readonly #dispatcher: Dispatcher
+  readonly #metrics: Record<ServiceName, UpstreamCallMetrics>
 
-  constructor({ apiBase, log, deadlineMs, dispatcher, breaker }: UpstreamApiDeps) {
+  constructor({ apiBase, log, deadlineMs, dispatcher, breaker, metrics }: UpstreamApiDeps) {
     this.#targets = new RequestTargets(apiBase)
     this.#log = log.child({ component: 'upstream-api' })
     this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
@@ -76,6 +81,14 @@ export class UpstreamApi {
       policies[service] = policy
     }
     this.#policies = policies
+    const counted = metrics ?? new Metrics()
+    const bound = {} as Record<ServiceName, UpstreamCallMetrics>
+    for (const service of Object.keys(apiBase) as ServiceName[])
+      bound[service] = counted.upstreamCalls(service)
+    this.#metrics = bound
+    counted.watchCircuits(() =>
+      Object.entries(policies).map(([service, policy]) => [service as ServiceName, policy.state]),
+    )
   }
 
   /**
@@ -94,7 +107,7 @@ export class UpstreamApi {
     const body = call.body === undefined ? undefined : JSON.stringify(call.body)
     const deadline = new AbortController()
     const timer = setTimeout(abortAtDeadline, this.#deadlineMs, deadline)
-    const run: Run = { attempts: 0, status: 0, last: undefined }
+    const run: Run = { attempts: 0, retries: 0, status: 0, lost: undefined, last: undefined }
     try {
       const send = (token: string) => {
         run.last = undefined
@@ -137,10 +150,12 @@ export class UpstreamApi {
           )
         }
       }
+      this.#metrics[call.service]!.record(run.status, run.attempts, run.retries, started)
       if (this.#log.isLevelEnabled('debug')) this.#logCall(call, run, started, undefined)
       return result
     } catch (error) {
       const failure = translate(error)
+      this.#metrics[call.service]!.record(statusOf(run, error), run.attempts, run.retries, started)
       this.#logCall(call, run, started, failure)
       throw failure
     } finally {
@@ -156,8 +171,11 @@ export class UpstreamApi {
   async #attempt(exchange: Exchange, run: Run): Promise<ApiResult> {
     if (exchange.request.signal.aborted || run.last?.outOfTime) {
       const outcome = run.last?.outcome ?? noAnswerInTime(exchange.deadlineMs, true)
+      if (run.last === undefined) run.lost = 'timeout'
       throw new AttemptFailure(outcome, false, false, undefined, exchange.deadlineAt)
     }
+    // After a failed attempt of this exchange (not the one more try after a 401): a retry.
+    if (run.last !== undefined) run.retries++
     run.attempts++
     try {
       const result = await attempt(exchange, this.#dispatcher)
@@ -167,6 +185,8 @@ export class UpstreamApi {
       if (error instanceof AttemptFailure) {
         run.last = error
         run.status = error.outcome.status ?? 0
+        run.lost =
+          run.status !== 0 ? undefined : exchange.request.signal.aborted ? 'timeout' : 'network'
       } else if (error instanceof TokenRejected) run.status = 401
       throw error
     }
@@ -202,10 +222,25 @@ export class UpstreamApi {
 
 interface Run {
   attempts: number
+  /** Attempts sent again after a failed one (see #attempt). */
+  retries: number
   /** The last HTTP status, 0 when there was no answer. */
   status: number
+  /** Why the last attempt had no answer. */
+  lost: 'timeout' | 'network' | undefined
   last: AttemptFailure | undefined
 }
+
+/** What a failed call is counted as: its last answer's status, or why it had none. */
+function statusOf(run: Run, error: unknown): UpstreamStatus {
+  if (isCircuitOpen(error)) return 'circuit_open'
+  if (run.attempts === 0) return run.lost ?? noAnswer(error)
+  return run.status || (run.lost ?? 'network')
+}
+
+/** Nothing was sent: the deadline passed first, or the grant could give no token. */
+const noAnswer = (error: unknown): UpstreamNoAnswer =>
+  error instanceof AttemptFailure ? 'timeout' : 'no_token'
 
 function abortAtDeadline(controller: AbortController) {
   controller.abort(new DOMException('The upstream call reached its deadline.', 'TimeoutError'))

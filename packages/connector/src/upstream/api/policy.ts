@@ -1,5 +1,6 @@
 import {
   BrokenCircuitError,
+  CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
   circuitBreaker,
@@ -11,6 +12,7 @@ import {
   type IRetryBackoffContext,
   type RetryPolicy,
 } from 'cockatiel'
+import type { CircuitStateName } from '../../metrics/labels.js'
 import { AttemptFailure } from './attempt.js'
 
 /**
@@ -62,6 +64,21 @@ export class ProviderPolicy {
   execute<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T> {
     return this.#retry.execute(() => this.#breaker.execute(attempt), signal)
   }
+
+  /**
+   * The breaker's state. An open circuit turns half-open only when a call comes after its wait
+   * (cockatiel moves on when asked to execute): until then it reads as open.
+   */
+  get state(): CircuitStateName {
+    return CIRCUIT_STATE_NAMES[this.#breaker.state]
+  }
+}
+
+const CIRCUIT_STATE_NAMES: Record<CircuitState, CircuitStateName> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half_open',
+  [CircuitState.Isolated]: 'isolated',
 }
 
 export const isCircuitOpen = (error: unknown) => error instanceof BrokenCircuitError

@@ -1,0 +1,318 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { ServiceName } from '../config/config.js'
+import {
+  APPROVAL_CHANNELS,
+  APPROVAL_DECISIONS,
+  CIRCUIT_STATES,
+  GRANT_REVOCATIONS,
+  GRANT_TYPES,
+  oneOf,
+  RATE_LIMITS,
+  statusLabel,
+  TOKEN_ERRORS,
+  TOOL_OUTCOMES,
+  UPSTREAM_REFRESH_OUTCOMES,
+  UPSTREAM_REFRESH_REASONS,
+  type ApprovalChannel,
+  type ApprovalDecision,
+  type CircuitStateName,
+  type GrantRevocation,
+  type RateLimit,
+  type ToolOutcome,
+  type UpstreamRefreshOutcome,
+  type UpstreamRefreshReason,
+  type UpstreamStatus,
+} from './labels.js'
+
+/**
+ * What the connector counts, for `/metrics` (DESIGN §3): one `Metrics` per running connector,
+ * with a registry of its own (never prom-client's global one: tests run many connectors in one
+ * process). The parts record through the named methods below and never see prom-client.
+ *
+ * Recording is on the hot path of every tool call, so what a call records is bound once: the
+ * MCP layer asks for a tool's `ToolCallMetrics` at startup, the upstream client for a service's
+ * `UpstreamCallMetrics`, and each holds the prom-client children of its label sets. Labels come
+ * only from the fixed sets of labels.ts, the service names and the tool names registered here.
+ * Every metric is described in docs/operations.md ("Metrics").
+ */
+
+export interface MetricsOptions {
+  /**
+   * Also collect the process's own metrics (prom-client's defaults: CPU, memory, heap, event
+   * loop lag, GC, handles). They watch the process for as long as it lives, so only a connector
+   * that serves its metrics asks for them.
+   */
+  processMetrics?: boolean
+}
+
+/** Seconds: from a fast read (a few ms) to the upstream deadline (10 s). */
+const DURATION_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** A tool's counters and histogram child, bound once (at startup) and used by every call. */
+export class ToolCallMetrics {
+  constructor(
+    private readonly outcomes: Readonly<Record<ToolOutcome, Counter.Internal>>,
+    private readonly duration: Histogram.Internal<string>,
+  ) {}
+
+  /** One call of the tool ended in `outcome`; `started` is `performance.now()` when it began. */
+  record(outcome: ToolOutcome, started: number): void {
+    this.outcomes[outcome].inc()
+    this.duration.observe((performance.now() - started) / 1000)
+  }
+}
+
+/** One service's upstream call counters, bound once; a status's child is bound when first seen. */
+export class UpstreamCallMetrics {
+  readonly #byStatus = new Map<UpstreamStatus, Counter.Internal>()
+
+  constructor(
+    private readonly service: ServiceName,
+    private readonly calls: Counter<'service' | 'status'>,
+    private readonly attempts: Counter.Internal,
+    private readonly retries: Counter.Internal,
+    private readonly duration: Histogram.Internal<string>,
+  ) {}
+
+  /**
+   * One call ended: `status` is its last answer's HTTP status, or why it had none; `attempts` the
+   * requests sent (retries, and the one more try after a 401, included); `retries` the requests
+   * sent again after a failure the retry policy retries.
+   */
+  record(status: UpstreamStatus, attempts: number, retries: number, started: number): void {
+    let child = this.#byStatus.get(status)
+    if (child === undefined) {
+      const label = typeof status === 'number' ? statusLabel(status) : status
+      child = this.calls.labels(this.service, label)
+      this.#byStatus.set(status, child)
+    }
+    child.inc()
+    if (attempts > 0) this.attempts.inc(attempts)
+    if (retries > 0) this.retries.inc(retries)
+    this.duration.observe((performance.now() - started) / 1000)
+  }
+}
+
+/** What the circuit breakers say now, read at each scrape. */
+export type CircuitStates = () => Iterable<readonly [ServiceName, CircuitStateName]>
+
+export class Metrics {
+  readonly #registry = new Registry()
+  /** The tool names registered by the MCP layer: the only ones a label may hold. */
+  readonly #tools = new Set<string>()
+  readonly #circuits: CircuitStates[] = []
+
+  readonly #toolCalls: Counter<'service' | 'tool' | 'outcome'>
+  readonly #toolDuration: Histogram<'service' | 'tool'>
+  readonly #upstreamCalls: Counter<'service' | 'status'>
+  readonly #upstreamAttempts: Counter<'service'>
+  readonly #upstreamRetries: Counter<'service'>
+  readonly #upstreamDuration: Histogram<'service'>
+  readonly #upstreamRefreshes: Counter<'reason' | 'outcome'>
+  readonly #approvalsAsked: Counter<'tool' | 'channel'>
+  readonly #approvalsDecided: Counter<'tool' | 'decision'>
+  readonly #tokensIssued: Counter<'grant_type'>
+  readonly #tokenErrors: Counter<'error'>
+  readonly #grantsRevoked: Counter<'by'>
+  readonly #clientsRegistered: Counter
+  readonly #rateLimited: Counter<'limit'>
+
+  constructor(options: MetricsOptions = {}) {
+    const registers = [this.#registry]
+    if (options.processMetrics) collectDefaultMetrics({ register: this.#registry })
+
+    this.#toolCalls = new Counter({
+      name: 'countersign_tool_calls_total',
+      help: 'MCP tool calls, by service, tool and how they ended (outcome).',
+      labelNames: ['service', 'tool', 'outcome'],
+      registers,
+    })
+    this.#toolDuration = new Histogram({
+      name: 'countersign_tool_call_duration_seconds',
+      help: 'How long MCP tool calls took in the connector, upstream calls included, by service and tool.',
+      labelNames: ['service', 'tool'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    })
+    this.#upstreamCalls = new Counter({
+      name: 'countersign_upstream_calls_total',
+      help: "Calls to the provider's APIs, by service and the HTTP status of the last answer (or timeout, network, circuit_open, no_token).",
+      labelNames: ['service', 'status'],
+      registers,
+    })
+    this.#upstreamAttempts = new Counter({
+      name: 'countersign_upstream_attempts_total',
+      help: "HTTP requests sent to the provider's APIs (first tries, retries, and tries again after a 401), by service.",
+      labelNames: ['service'],
+      registers,
+    })
+    this.#upstreamRetries = new Counter({
+      name: 'countersign_upstream_retries_total',
+      help: "Requests to the provider's APIs sent again after a 429, a 5xx or a failed connection, by service.",
+      labelNames: ['service'],
+      registers,
+    })
+    this.#upstreamDuration = new Histogram({
+      name: 'countersign_upstream_call_duration_seconds',
+      help: "How long calls to the provider's APIs took, retries and backoff included, by service.",
+      labelNames: ['service'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    })
+    const circuits = this.#circuits
+    new Gauge({
+      name: 'countersign_upstream_circuit_state',
+      help: "The circuit breaker in front of each service's provider origin: 1 for its current state, 0 for the others.",
+      labelNames: ['service', 'state'],
+      registers,
+      collect() {
+        for (const read of circuits) {
+          for (const [service, current] of read()) {
+            for (const state of CIRCUIT_STATES) this.set({ service, state }, +(state === current))
+          }
+        }
+      },
+    })
+    this.#upstreamRefreshes = new Counter({
+      name: 'countersign_upstream_token_refreshes_total',
+      help: 'Renewals of upstream access tokens at the provider, by why (expiry, rejected) and how they ended.',
+      labelNames: ['reason', 'outcome'],
+      registers,
+    })
+    this.#approvalsAsked = new Counter({
+      name: 'countersign_approvals_asked_total',
+      help: 'Changes the person was asked to approve, by tool and how they were asked (elicitation, url_elicitation, link).',
+      labelNames: ['tool', 'channel'],
+      registers,
+    })
+    this.#approvalsDecided = new Counter({
+      name: 'countersign_approvals_decided_total',
+      help: 'Approvals decided (approved, declined) or run out (expired), by tool.',
+      labelNames: ['tool', 'decision'],
+      registers,
+    })
+    this.#tokensIssued = new Counter({
+      name: 'countersign_oauth_access_tokens_issued_total',
+      help: 'Access tokens issued by the token endpoint, by grant type (refresh_token: a refresh).',
+      labelNames: ['grant_type'],
+      registers,
+    })
+    this.#tokenErrors = new Counter({
+      name: 'countersign_oauth_token_errors_total',
+      help: 'Requests the token endpoint refused, by OAuth error code.',
+      labelNames: ['error'],
+      registers,
+    })
+    this.#grantsRevoked = new Counter({
+      name: 'countersign_oauth_grants_revoked_total',
+      help: 'Grants revoked by the authorization server: by the client (revocation) or after a code or refresh token was used twice (replay).',
+      labelNames: ['by'],
+      registers,
+    })
+    this.#clientsRegistered = new Counter({
+      name: 'countersign_oauth_clients_registered_total',
+      help: 'Clients registered through dynamic client registration.',
+      registers,
+    })
+    this.#rateLimited = new Counter({
+      name: 'countersign_rate_limited_total',
+      help: "Requests refused by the connector's own rate limits, by limit (registration, token, tool_call).",
+      labelNames: ['limit'],
+      registers,
+    })
+
+    // Known from the start: every series of a small fixed set is there at 0.
+    for (const limit of RATE_LIMITS) this.#rateLimited.inc({ limit }, 0)
+    for (const grant_type of GRANT_TYPES) this.#tokensIssued.inc({ grant_type }, 0)
+    for (const by of GRANT_REVOCATIONS) this.#grantsRevoked.inc({ by }, 0)
+    for (const reason of UPSTREAM_REFRESH_REASONS)
+      for (const outcome of UPSTREAM_REFRESH_OUTCOMES)
+        this.#upstreamRefreshes.inc({ reason, outcome }, 0)
+  }
+
+  /** The metrics in the Prometheus text format, and its content type. */
+  async scrape(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.#registry.contentType, text: await this.#registry.metrics() }
+  }
+
+  /**
+   * The counters of one tool, named by its definition (at startup, never from a request). With
+   * `approval`, its approvals' series are made too.
+   */
+  toolCalls(service: ServiceName, tool: string, { approval = false } = {}): ToolCallMetrics {
+    this.#tools.add(tool)
+    const outcomes = {} as Record<ToolOutcome, Counter.Internal>
+    for (const outcome of TOOL_OUTCOMES) {
+      this.#toolCalls.inc({ service, tool, outcome }, 0)
+      outcomes[outcome] = this.#toolCalls.labels(service, tool, outcome)
+    }
+    if (approval) {
+      for (const channel of APPROVAL_CHANNELS) this.#approvalsAsked.inc({ tool, channel }, 0)
+      for (const decision of APPROVAL_DECISIONS) this.#approvalsDecided.inc({ tool, decision }, 0)
+    }
+    this.#toolDuration.zero({ service, tool })
+    return new ToolCallMetrics(outcomes, this.#toolDuration.labels(service, tool))
+  }
+
+  /** The counters of one service's calls to the provider. */
+  upstreamCalls(service: ServiceName): UpstreamCallMetrics {
+    this.#upstreamAttempts.inc({ service }, 0)
+    this.#upstreamRetries.inc({ service }, 0)
+    this.#upstreamDuration.zero({ service })
+    return new UpstreamCallMetrics(
+      service,
+      this.#upstreamCalls,
+      this.#upstreamAttempts.labels(service),
+      this.#upstreamRetries.labels(service),
+      this.#upstreamDuration.labels(service),
+    )
+  }
+
+  /** Reports the circuit breakers' states at each scrape. */
+  watchCircuits(read: CircuitStates): void {
+    this.#circuits.push(read)
+  }
+
+  upstreamRefresh(reason: UpstreamRefreshReason, outcome: UpstreamRefreshOutcome): void {
+    this.#upstreamRefreshes.inc({ reason, outcome })
+  }
+
+  approvalAsked(tool: string, channel: ApprovalChannel): void {
+    this.#approvalsAsked.inc({ tool: this.#tool(tool), channel })
+  }
+
+  /** `tool` as the approval was stored: a name that is not a registered tool counts as `other`. */
+  approvalDecided(tool: string, decision: ApprovalDecision): void {
+    this.#approvalsDecided.inc({ tool: this.#tool(tool), decision })
+  }
+
+  /** A token endpoint success; `grantType` as the request named it. */
+  tokenIssued(grantType: unknown): void {
+    this.#tokensIssued.inc({ grant_type: oneOf(GRANT_TYPES, grantType) })
+  }
+
+  /** A token endpoint refusal; `error` as the OAuth error code. */
+  tokenRefused(error: unknown): void {
+    this.#tokenErrors.inc({ error: oneOf(TOKEN_ERRORS, error) })
+  }
+
+  grantRevoked(by: GrantRevocation): void {
+    this.#grantsRevoked.inc({ by })
+  }
+
+  clientRegistered(): void {
+    this.#clientsRegistered.inc()
+  }
+
+  /**
+   * A request refused by one of the connector's rate limits. For `tool_call`, the tool call's own
+   * outcome is `rate_limited` too (ToolCallMetrics.record), when the refusal is a tool result.
+   */
+  rateLimited(limit: RateLimit): void {
+    this.#rateLimited.inc({ limit })
+  }
+
+  #tool(name: string): string {
+    return this.#tools.has(name) ? name : 'other'
+  }
+}

@@ -15,6 +15,7 @@ export function benchAnalytics(): Promise<void> {
     service: 'analytics',
     tool: 'run_report',
     figure: 'analytics_report_p50_ms',
+    ratio: 'analytics_report_ratio',
     user: USER,
     scope: 'analytics.readonly',
     async request(sandboxUrl) {

@@ -20,6 +20,8 @@ export interface ToolLatency {
   tool: string
   /** The figure's name, before `_connector` / `_direct`. */
   figure: string
+  /** The name of connector p50 / direct p50 (DESIGN §7: at most 1.10). */
+  ratio: string
   user: string
   /** The short scope of the provider token for the direct request. */
   scope: string
@@ -30,6 +32,8 @@ export interface ToolLatency {
   /** How many rows an answer holds (a tool's answer has them twice: structured and as text). */
   rowsIn(body: string): number
   rows: number
+  /** Calls measured of each (fewer for a large page); 200 unless told. */
+  samples?: number
 }
 
 const WARMUP = 30
@@ -60,15 +64,18 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
     for (const target of [direct, viaConnector]) await once(target)
 
     const times = { direct: [] as number[], connector: [] as number[] }
-    for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const samples = bench.samples ?? SAMPLES
+    const warmup = Math.min(WARMUP, samples)
+    for (let i = 0; i < warmup + samples; i++) {
       const d = await timed(() => once(direct))
       const c = await timed(() => once(viaConnector))
-      if (i < WARMUP) continue
+      if (i < warmup) continue
       times.direct.push(d)
       times.connector.push(c)
     }
     emit(`${bench.figure}_connector`, p50(times.connector), 'ms')
     emit(`${bench.figure}_direct`, p50(times.direct), 'ms')
+    emit(bench.ratio, p50(times.connector) / p50(times.direct), 'ratio')
   } finally {
     await Promise.all(children.map(stopProcess))
     rmSync(dataDir, { recursive: true, force: true })

@@ -11,11 +11,19 @@ import { GrantRevokedError } from './grant-access.js'
  * change or when to come back: never a JSON-RPC error, which a client shows as a crash.
  */
 
-export function success(structuredContent: Record<string, unknown>): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
-    structuredContent,
-  }
+export function success(
+  structuredContent: Record<string, unknown>,
+  /** The provider's own text of exactly this JSON, if it has one: used when it is compact. */
+  providerText?: string,
+): CallToolResult {
+  // Compact JSON has no line break outside its strings, where a break is escaped: the text is
+  // then what serializing the content would give, but for spacing, and one pass over a large
+  // page is spared. Indented text is serialized anew, so the model never reads the indentation.
+  const text =
+    providerText !== undefined && !providerText.includes('\n')
+      ? providerText
+      : JSON.stringify(structuredContent)
+  return { content: [{ type: 'text', text }], structuredContent }
 }
 
 export function failure(message: string): CallToolResult {

@@ -6,6 +6,8 @@ import {
   type ListToolsResult,
   type Tool,
 } from '@modelcontextprotocol/server'
+import type { JsonSchemaType } from '@modelcontextprotocol/server'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import type { Logger } from 'pino'
 import { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
@@ -53,7 +55,17 @@ interface ServedTool {
   shape: CallShape
   /** Where each of its calls is counted, bound at startup. */
   metrics: ToolCallMetrics
+  /** Whether a result fits the `outputSchema` the tool is listed with (compiled at startup). */
+  conforms: (structured: unknown) => boolean
 }
+
+/**
+ * A result is checked against the very JSON Schema its tool is listed with, as an MCP client
+ * checks it, by the SDK's own validator (ajv, compiled once per tool): it checks in place, where
+ * the zod schema it was generated from would copy the whole result first (docs/decisions.md,
+ * "Large results").
+ */
+const outputValidator = new AjvJsonSchemaValidator()
 
 /** What a call ended in: its result, and how it is counted (metrics/labels.ts). */
 interface Ended {
@@ -115,12 +127,19 @@ export class ServiceTools {
       if (definition.approval && !this.#approval) continue
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
-      const shape = new CallShape(definition, operationOf(deps.profile, definition.name))
+      const shape = new CallShape(
+        definition,
+        operationOf(deps.profile, definition.name),
+        deps.profile.systemQuery,
+      )
       const counted = metrics.toolCalls(definition.service, definition.name, {
         approval: definition.approval !== undefined,
       })
-      this.#served.set(definition.name, { definition, shape, metrics: counted })
-      tools.push(listedTool(definition))
+      const listed = listedTool(definition)
+      const check = outputValidator.getValidator(listed.outputSchema as JsonSchemaType)
+      const conforms = (structured: unknown) => check(structured).valid
+      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms })
+      tools.push(listed)
     }
     this.listing = deepFreeze({ tools })
   }
@@ -158,7 +177,7 @@ export class ServiceTools {
 
   /** The call itself: its result, and the outcome it is counted as (metrics/labels.ts). */
   async #call(tool: ServedTool, args: unknown, caller: ToolCaller | undefined): Promise<Ended> {
-    const { definition, shape } = tool
+    const { definition, shape, conforms } = tool
     const parsed = definition.input.safeParse(args ?? {})
     if (!parsed.success) return toolError(invalidArguments(definition.name, parsed.error))
     const input = parsed.data as Record<string, unknown>
@@ -198,15 +217,17 @@ export class ServiceTools {
       }
       const result = await this.#api.call(shape.apiCall(input, ifMatch), grant)
       if (approved) await this.#record(definition, grant, 'executed', result.status)
-      const output = definition.output.safeParse(shape.structured(result, input))
-      if (!output.success || !isObject(output.data)) {
+      const structured = shape.structured(result, input)
+      if (!isObject(structured) || !conforms(structured)) {
         this.#log.warn(
           { tool: definition.name, status: result.status },
           'provider answer does not fit the output schema',
         )
         return { outcome: 'upstream_error', result: unexpectedAnswer(approved) }
       }
-      return { outcome: 'ok', result: success(output.data) }
+      // The provider's answer is the result as it is: its own text is the result's text.
+      const text = structured === result.body ? result.text : undefined
+      return { outcome: 'ok', result: success(structured, text) }
     } catch (error) {
       if (approved) await this.#record(definition, grant, 'failed', statusOf(error))
       if (error instanceof ChangedSinceSeen) return toolError(changedSinceApproval(definition.name))

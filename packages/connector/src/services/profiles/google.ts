@@ -70,6 +70,9 @@ export const GOOGLE_PROFILE: ProviderProfile = {
   enforcesIfMatch: false,
   // Revoking one token ends every token the person holds for the OAuth client.
   revocation: 'person',
+  // Google indents its answers unless told not to: compact ones are smaller, and their text is
+  // a tool result's text as it is (src/mcp/results.ts).
+  systemQuery: { prettyPrint: 'false' },
   defaults: {
     UPSTREAM_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth',
     UPSTREAM_TOKEN_URL: 'https://oauth2.googleapis.com/token',

@@ -45,6 +45,8 @@ export interface ProviderProfile {
    * for the connector's client (Google). Then a credential is revoked only with the person's last.
    */
   revocation: 'grant' | 'person'
+  /** Query parameters every call carries (Google's system parameters: compact answers). */
+  systemQuery?: Readonly<Record<string, string>>
   defaults: UpstreamDefaults
 }
 

@@ -17,6 +17,8 @@ export interface ApiResult {
   status: number
   /** The parsed JSON body, or undefined for an empty one. */
   body: unknown
+  /** The body's JSON text as it came. */
+  text?: string
   etag?: string
 }
 
@@ -110,7 +112,10 @@ function answer(
       }
     }
     const etag = header(headers, 'etag')
-    return etag === undefined ? { status, body } : { status, body, etag }
+    const result: ApiResult = { status, body }
+    if (text) result.text = text
+    if (etag !== undefined) result.etag = etag
+    return result
   }
   if (status === 401) throw new TokenRejected('the provider answered 401')
 

@@ -12,7 +12,7 @@ const otherProgram = (name) => ({
 })
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/data/', 'coverage/', '.tmp/'] },
+  { ignores: ['**/node_modules/', '**/data/', '**/dist/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

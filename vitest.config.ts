@@ -24,7 +24,16 @@ const THROUGH_THE_PROVIDER = [
   'test/security/canary.test.ts',
 ]
 
+/**
+ * Tests run the sources: each workspace package's `@countersign/source` export condition (its
+ * `src/*.ts`) comes before `default` (its compiled `dist/`), so a stale build never stands in for
+ * the code. (A plain `source` condition would also pick other packages' published TypeScript.)
+ */
+const SOURCE = '@countersign/source'
+
 export default defineConfig({
+  // Node tests resolve in Vite's server environment: its default conditions, with ours first.
+  ssr: { resolve: { conditions: [SOURCE, 'module', 'node', 'development|production'] } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

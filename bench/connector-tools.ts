@@ -7,8 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { googleSandboxUpstream } from '../packages/connector/src/connector/sandbox-upstream.js'
 import { AuthorizationFlow } from '../packages/connector/test/support/authorization-flow.js'
 import {
+  COMPILED,
+  FROM_SOURCES,
   freePort,
-  PROGRAMS,
   startProcess,
   stopProcess,
   upstreamEnvironment,
@@ -20,11 +21,12 @@ import { emit, p50, timed } from './stats.js'
  * A `list_tasks` tool call through the connector against the same upstream GET made directly
  * (DESIGN §7): latency overhead, throughput ratio, and the connector's memory.
  *
- * The sandbox and the connector run as child processes, exactly as `npm run sandbox` and
- * `SANDBOX=0 npm start` run them (production logging, SQLite in a data folder), and the load
- * generator in this process: three processes on the machine's cores, as in a deployment with the
- * client on the same host, and the connector's memory is its own process's. The token comes
- * through the real OAuth flow (consent, provider sign-in, code exchange).
+ * The sandbox and the connector run as child processes, compiled, exactly as `npm run sandbox` and
+ * `countersign start` run them (production logging, SQLite in a data folder; `npm run bench`
+ * builds first), and the load generator in this process: three processes on the machine's cores,
+ * as in a deployment with the client on the same host. The connector's memory is its own
+ * process's: the production connector's, with no sandbox module and no TypeScript loader in it.
+ * The token comes through the real OAuth flow (consent, provider sign-in, code exchange).
  *
  * Besides the figures of §7, where the time goes: the CPU time the connector and the sandbox
  * spend per request (from /proc), and the same two figures for two floors (bench/bare-proxy.ts),
@@ -64,7 +66,7 @@ export async function benchConnectorTools(): Promise<void> {
       ok: (body) => body.includes('"kind":"tasks#tasks"') && countTasks(body) === TASKS,
     }
     const proxyPort = await freePort()
-    const proxy = await startChild(children, ['bench/bare-proxy.ts'], proxyPort, {
+    const proxy = await startChild(children, [...FROM_SOURCES, 'bench/bare-proxy.ts'], proxyPort, {
       UPSTREAM_URL: direct.url,
       UPSTREAM_TOKEN: await providerToken(sandbox.url),
       PORT: String(proxyPort),
@@ -229,6 +231,7 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
 }
 
 /**
+/**
  * The connectors' limit on tool calls per grant: the bench drives thousands of calls a second on
  * one grant, far beyond the default 120 a minute. A billion a minute is never reached, so every
  * call is still counted (the limiter's cost is in the figures) and none is refused.
@@ -236,19 +239,19 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
 const BENCH_RATE_LIMITS = { RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '1000000000' }
 
 /**
- * The sandbox and the connector in child processes, as `npm run sandbox` and `SANDBOX=0 npm start`
- * run them (data in `dataDir`), and the OAuth flow against them.
+ * The sandbox and the connector in child processes, compiled, as `npm run sandbox` and
+ * `countersign start` run them (data in `dataDir`), and the OAuth flow against them.
  */
 export async function startStack(children: ChildProcess[], dataDir: string) {
   const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
   const googlePort = await freePort()
-  const started = await startChild(children, PROGRAMS.sandbox, sandboxPort, {
+  const started = await startChild(children, COMPILED.sandbox, sandboxPort, {
     SANDBOX_PORT: String(sandboxPort),
     SANDBOX_GOOGLE_PORT: String(googlePort),
     DATA_DIR: dataDir,
   })
   const sandbox = { ...started, googleUrl: `http://127.0.0.1:${googlePort}` }
-  const connector = await startChild(children, PROGRAMS.connector, connectorPort, {
+  const connector = await startChild(children, COMPILED.connector, connectorPort, {
     SANDBOX_PORT: String(sandboxPort),
     PORT: String(connectorPort),
     DATA_DIR: dataDir,
@@ -269,7 +272,7 @@ async function startGoogleConnector(
   sandbox: { url: string; googleUrl: string },
 ) {
   const port = await freePort()
-  const connector = await startChild(children, PROGRAMS.connector, port, {
+  const connector = await startChild(children, COMPILED.connector, port, {
     ...upstreamEnvironment(googleSandboxUpstream(sandbox.googleUrl)),
     PORT: String(port),
     DATA_DIR: join(dataDir, 'google'),
@@ -292,7 +295,7 @@ async function startChild(
   port: number,
   env: Record<string, string>,
 ) {
-  const connector = program === PROGRAMS.connector
+  const connector = program === COMPILED.connector
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
   const profile = process.env.BENCH_CPU_PROFILE
   const nodeFlags = profile && connector ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []

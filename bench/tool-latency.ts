@@ -10,8 +10,8 @@ import { emit, p50, timed } from './stats.js'
 
 /**
  * One tool call's latency through the connector beside the same upstream request made directly:
- * the sandbox and the connector as child processes (as `npm run sandbox` and `SANDBOX=0 npm
- * start` run them), a token from the real OAuth flow, a 2026-07-28 `tools/call`, one request at a
+ * the sandbox and the connector as compiled child processes (as `npm run sandbox` and
+ * `countersign start` run them), a token from the real OAuth flow, a 2026-07-28 `tools/call`, one request at a
  * time, the two interleaved. Prints `<figure>_connector` and `<figure>_direct`, p50 in ms.
  */
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest'
  * module a production start of the connector (`countersign start`, packages/connector/src/cli/
  * main.ts) can load is found by following its imports, static and dynamic, from that entry: none
  * is the sandbox's. (The lint rule in eslint.config.js refuses such an import where it is written;
- * this checks what is reachable, whatever the path.)
+ * this checks what is reachable, whatever the path; compiled.test.ts checks what the compiled
+ * program's process does load.)
  */
 
 const ROOT = resolve(import.meta.dirname, '../../../..')

@@ -9,9 +9,10 @@ import { openStore } from '../../src/store/open.js'
 import { UpstreamCredentials } from '../../src/vault/credentials.js'
 import { SealedValueError } from '../../src/vault/errors.js'
 import { Vault } from '../../src/vault/vault.js'
+import { FROM_SOURCES } from '../support/processes.js'
 
 /**
- * `countersign rotate-keys`, run as an operator runs it (`npm run rotate-keys`: the CLI under tsx)
+ * `countersign rotate-keys`, run as an operator runs it (`npm run rotate-keys`), from its sources,
  * in a child process, on a data folder of its own.
  */
 
@@ -53,7 +54,7 @@ async function rotateKeys(env: Record<string, string>) {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', 'packages/connector/src/cli/main.ts', 'rotate-keys'],
+      [...FROM_SOURCES, 'packages/connector/src/cli/main.ts', 'rotate-keys'],
       {
         env: { ...clean, ...env },
       },

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { UpstreamConfig } from '../../src/config/config.js'
 
 /**
@@ -9,14 +11,35 @@ import type { UpstreamConfig } from '../../src/config/config.js'
  * root, where the tests and benchmarks run.
  */
 
-/** The programs, each as a script and its arguments. */
+/**
+ * Node's flags that run a program from its TypeScript sources: tsx, and the workspace packages'
+ * `@countersign/source` export condition, so that a package's entry is its `src/` too. A test
+ * then runs the code as it is, never a `dist/` left by an earlier build.
+ */
+export const FROM_SOURCES = ['--conditions=@countersign/source', '--import', 'tsx'] as const
+
+/** The programs from their sources, each as Node's arguments: what the tests run. */
 export const PROGRAMS = {
   /** `npm start`: the development launcher, the sandbox and the connector. */
-  launcher: ['dev/start.ts'],
+  launcher: [...FROM_SOURCES, 'dev/start.ts'],
   /** `countersign start`: the connector alone, as in production. */
-  connector: ['packages/connector/src/cli/main.ts', 'start'],
+  connector: [...FROM_SOURCES, 'packages/connector/src/cli/main.ts', 'start'],
   /** `npm run sandbox`. */
-  sandbox: ['packages/sandbox/src/cli/main.ts'],
+  sandbox: [...FROM_SOURCES, 'packages/sandbox/src/cli/main.ts'],
+} as const
+
+/**
+ * The same programs compiled (`npm run build`, which `npm ci`, `npm test` and `npm run bench` run
+ * first), as production runs them: for what is about the compiled program itself, its start and
+ * its memory.
+ */
+export const COMPILED = {
+  /** `npm start`. */
+  launcher: ['dev/dist/start.js'],
+  /** `countersign start` (the connector package's `bin`). */
+  connector: ['packages/connector/bin/countersign.js', 'start'],
+  /** `npm run sandbox`. */
+  sandbox: ['packages/sandbox/dist/cli/main.js'],
 } as const
 
 export interface StartedProcess {
@@ -27,13 +50,15 @@ export interface StartedProcess {
 }
 
 export interface ProcessOptions {
-  /** Node flags before the script (a CPU profile, say). */
+  /** Node flags before the program's own (a CPU profile, say). */
   nodeFlags?: string[]
+  /** An executable to run with `program` as its arguments, in place of this process's Node. */
+  command?: string
 }
 
 /**
- * Starts `program` (a script and its arguments: one of PROGRAMS, or another) with `env` over the
- * parent's environment; resolves once /healthz answers on `port`. Its metrics are off
+ * Starts `program` (Node's arguments: one of PROGRAMS or COMPILED, or another script) with `env`
+ * over the parent's environment; resolves once /healthz answers on `port`. Its metrics are off
  * (METRICS_PORT=0) unless `env` gives it a METRICS_PORT: several connectors on one machine
  * would all take the default port 9464.
  */
@@ -42,10 +67,9 @@ export async function startProcess(
   program: readonly string[],
   port: number,
   env: Record<string, string>,
-  { nodeFlags = [] }: ProcessOptions = {},
+  { nodeFlags = [], command = process.execPath }: ProcessOptions = {},
 ): Promise<StartedProcess> {
-  const command = program.join(' ')
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...program], {
+  const child = spawn(command, [...nodeFlags, ...program], {
     env: { ...process.env, METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -63,7 +87,7 @@ export async function startProcess(
     await sleep(100)
   }
   child.kill('SIGKILL')
-  throw new Error(`${command} did not start: ${stderr}`)
+  throw new Error(`${[command, ...program].join(' ')} did not start: ${stderr}`)
 }
 
 export function stopProcess(child: ChildProcess): Promise<void> {
@@ -100,4 +124,37 @@ export function upstreamEnvironment(upstream: UpstreamConfig): Record<string, st
     UPSTREAM_SEARCH_URL: upstream.apiBase.search,
     UPSTREAM_ANALYTICS_URL: upstream.apiBase.analytics,
   }
+}
+
+/**
+ * The environment that makes a Node process, and each Node process it starts, append the URL of
+ * every module its loader loads to `file` (module-log.mjs): the ES modules, and the CommonJS ones
+ * they import (on Node 20, not what those `require` in turn).
+ */
+export function moduleLog(file: string): Record<string, string> {
+  const logger = fileURLToPath(new URL('module-log.mjs', import.meta.url))
+  return { NODE_OPTIONS: `--import=${pathToFileURL(logger).href}`, COUNTERSIGN_MODULE_LOG: file }
+}
+
+/** The modules `moduleLog` recorded in `file`, as paths (or URLs, for builtins), once each. */
+export function loggedModules(file: string): string[] {
+  const urls = new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))
+  return [...urls].map((url) => (url.startsWith('file:') ? fileURLToPath(url) : url))
+}
+
+/** The processes whose parent is `pid`, by their command line (Linux: from /proc). */
+export function childProcesses(pid: number): string[] {
+  const children: string[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (parent !== pid) continue
+      children.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim())
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return children
 }

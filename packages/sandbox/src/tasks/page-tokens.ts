@@ -30,7 +30,7 @@ function decode<S extends z.ZodType>(schema: S, token: string): z.output<S> | un
 }
 
 /** Tasks resume after the last task returned: its path, so the depth-first walk picks up there. */
-interface TaskCursor {
+export interface TaskCursor {
   listId: string
   path: PathStep[]
 }

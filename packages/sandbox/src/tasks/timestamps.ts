@@ -6,7 +6,7 @@
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
-interface Timestamp {
+export interface Timestamp {
   /** The calendar day as written, before any offset is applied: what `due` keeps. */
   day: string
   /** The instant, in UTC with milliseconds. */

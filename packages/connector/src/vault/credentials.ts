@@ -23,20 +23,8 @@ export type NewUpstreamCredential = Pick<UpstreamCredential, 'id' | 'subject' | 
 export const credentialBinding = (id: string, subject: string) =>
   JSON.stringify(['upstream_credentials', id, subject])
 
-/** How many opened credentials are kept, the least recently used dropped past it. */
-const OPENED_CAPACITY = 1000
-
-/**
- * Upstream credentials: sealed by the vault on write, opened on read.
- *
- * Every read reads the row, so an erased or replaced credential is seen at once, on every
- * replica. What it spares is opening the same ciphertext again: the secret opened from a row is
- * kept in this process's memory beside that ciphertext, and used only while the row still holds
- * exactly that ciphertext for that subject (a refresh or a re-seal writes a new one).
- */
+/** Upstream credentials: sealed by the vault on write, opened on read. */
 export class UpstreamCredentials {
-  readonly #opened = new Map<string, { ciphertext: string; subject: string; secret: string }>()
-
   constructor(
     private readonly store: Store,
     private readonly vault: Vault,
@@ -67,32 +55,15 @@ export class UpstreamCredentials {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst()
-    if (!row) {
-      this.#opened.delete(id)
-      return undefined
-    }
+    if (!row) return undefined
     return {
       id: row.id,
       subject: row.subject,
       scope: row.scope,
-      secret: this.#open(row),
+      secret: this.vault.open(row.ciphertext, credentialBinding(row.id, row.subject)),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     }
-  }
-
-  #open(row: { id: string; subject: string; ciphertext: string }): string {
-    const { id, subject, ciphertext } = row
-    const known = this.#opened.get(id)
-    this.#opened.delete(id)
-    if (known && known.ciphertext === ciphertext && known.subject === subject) {
-      this.#opened.set(id, known)
-      return known.secret
-    }
-    const secret = this.vault.open(ciphertext, credentialBinding(id, subject))
-    this.#opened.set(id, { ciphertext, subject, secret })
-    if (this.#opened.size > OPENED_CAPACITY) this.#opened.delete(this.#opened.keys().next().value!)
-    return secret
   }
 
   /** Whether the person holds any credential here. */
@@ -108,7 +79,6 @@ export class UpstreamCredentials {
 
   /** Erases the credential; true if there was one. */
   async erase(id: string): Promise<boolean> {
-    this.#opened.delete(id)
     const result = await this.store.db
       .deleteFrom('upstream_credentials')
       .where('id', '=', id)

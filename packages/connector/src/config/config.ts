@@ -82,4 +82,10 @@ export interface MetricsConfig {
   host: string
   /** When set, a scrape must send `Authorization: Bearer <token>`. */
   token?: string
+  /**
+   * The default port, not one the operator chose: when another process holds it (a second
+   * connector on the machine), this one starts without metrics and says so, rather than not at
+   * all. A port the operator set that cannot be had stops the start.
+   */
+  optional?: boolean
 }

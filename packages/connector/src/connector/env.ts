@@ -172,7 +172,9 @@ function metricsOf(env: Environment, publicPort: number): MetricsConfig | undefi
       `METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long. Generate one with \`openssl rand -hex 32\`.`,
     )
   }
-  return token === undefined ? { port, host } : { port, host, token }
+  const metrics: MetricsConfig = token === undefined ? { port, host } : { port, host, token }
+  if (!env.METRICS_PORT) metrics.optional = true
+  return metrics
 }
 
 function httpUrl(name: string, value: string): string {

@@ -136,8 +136,19 @@ export async function startConnector(
   let store: Store | undefined
   try {
     if (config.metrics) {
-      metricsServer = await serveMetrics(metrics, config.metrics, log)
-      if (!isLoopbackHostname(config.metrics.host) && config.metrics.token === undefined)
+      metricsServer = await serveMetrics(metrics, config.metrics, log).catch((error: unknown) => {
+        const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        if (!config.metrics?.optional || !taken) throw error
+        log.warn(
+          `${(error as Error).message.replace(/: set .*$/, '')}: this connector serves no metrics; set METRICS_PORT to a free port for them.`,
+        )
+        return undefined
+      })
+      if (
+        metricsServer &&
+        !isLoopbackHostname(config.metrics.host) &&
+        config.metrics.token === undefined
+      )
         log.warn(
           { metricsUrl: metricsServer.url },
           'METRICS_HOST is not a loopback address and METRICS_TOKEN is not set: anyone who can reach it can read /metrics',

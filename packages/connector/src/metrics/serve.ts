@@ -122,7 +122,12 @@ function listenError(error: NodeJS.ErrnoException, port: number, host: string): 
   const fix = 'set METRICS_PORT to a free port, or to 0 to turn metrics off'
   switch (error.code) {
     case 'EADDRINUSE':
-      return new Error(`METRICS_PORT ${port} is already in use on ${host}: ${fix}.`)
+      return Object.assign(
+        new Error(`METRICS_PORT ${port} is already in use on ${host}: ${fix}.`),
+        {
+          code: error.code,
+        },
+      )
     case 'EACCES':
       return new Error(`METRICS_PORT ${port} may not be used by this user on ${host}: ${fix}.`)
     case 'EADDRNOTAVAIL':

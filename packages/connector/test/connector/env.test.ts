@@ -210,7 +210,12 @@ describe('the connector environment', () => {
 
 describe('the metrics environment', () => {
   it('serves /metrics on 127.0.0.1:9464 without a token by default', () => {
-    expect(connectorEnvironment({}).config.metrics).toEqual({ port: 9464, host: '127.0.0.1' })
+    // The default port, not one the operator chose: taken, the connector starts without metrics.
+    expect(connectorEnvironment({}).config.metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+      optional: true,
+    })
   })
 
   it('reads METRICS_PORT, METRICS_HOST and METRICS_TOKEN', () => {

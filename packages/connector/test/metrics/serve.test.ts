@@ -211,6 +211,24 @@ describe('the metrics server', () => {
     }
   })
 
+  it('the default port taken (a second connector on the machine): it starts without metrics, saying so', async () => {
+    const { port, server } = await occupiedPort()
+    try {
+      const started = await connectorWith({ port, host: '127.0.0.1', optional: true })
+      try {
+        expect(started.connector.metricsUrl).toBeUndefined()
+        expect((await fetch(`${started.connector.url}/healthz`)).status).toBe(200)
+        expect(started.warnings.join('')).toContain(
+          `METRICS_PORT ${port} is already in use on 127.0.0.1: this connector serves no metrics; set METRICS_PORT to a free port for them.`,
+        )
+      } finally {
+        await started.close()
+      }
+    } finally {
+      server.close()
+    }
+  })
+
   it('`countersign start` with METRICS_PORT taken: that message, exit 1, no stack trace', async () => {
     const { port, server } = await occupiedPort()
     const dataDir = await mkdtemp(join(tmpdir(), 'countersign-metrics-cli-'))

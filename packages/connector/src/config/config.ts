@@ -29,6 +29,10 @@ export interface UpstreamConfig {
   apiBase: Record<ServiceName, string>
 }
 
+/** The rate limits by name: the prefix of their keys in the store, and their metric's label. */
+export const RATE_LIMIT_NAMES = ['registration', 'token', 'tool_call'] as const
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number]
+
 /**
  * The rate limits (docs/operations.md, "Rate limits"): counted in the shared store on PostgreSQL,
  * so they hold across replicas, and in memory on SQLite.

@@ -8,6 +8,15 @@ import { isIP } from 'node:net'
 export const isLoopbackHostname = (hostname: string) =>
   hostname === 'localhost' || hostname === '[::1]' || isLoopbackAddress(hostname)
 
+/**
+ * The origin through which this machine reaches a server listening on `host` and `port`: a
+ * wildcard address (all interfaces) through 127.0.0.1, an IPv6 address in brackets.
+ */
+export function localOrigin(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+}
+
 export const isLoopbackAddress = (address: string) =>
   address === '::1' ||
   (isIP(address) === 4 && address.startsWith('127.')) ||

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
+import { localOrigin } from '../config/loopback.js'
 import {
   PROFILE_NAMES,
   PROFILES,
@@ -215,10 +216,8 @@ function originOf(value: string, name = 'PUBLIC_URL'): string {
 }
 
 function defaultPublicUrl(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
   // Port 0 (a free port) is filled in once the server listens.
-  if (port === 0) return ''
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
+  return port === 0 ? '' : localOrigin(host, port)
 }
 
 /** RATE_LIMIT_*_PER_MINUTE: each limit unset keeps its default. */

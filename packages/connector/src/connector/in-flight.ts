@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 
 /**
  * The requests a server is still answering, so that a replica being stopped (SIGTERM) finishes
@@ -17,7 +17,7 @@ export class InFlight {
   }
 
   /** Holds `res` until it is answered or its connection ends, whichever comes first. */
-  track(_req: IncomingMessage, res: ServerResponse): void {
+  track(res: ServerResponse): void {
     if (this.#stopping) res.shouldKeepAlive = false
     this.#answering.add(res)
     res.once('close', () => {

@@ -18,7 +18,6 @@ import {
   createAuthorizationServer,
   DISCOVERY_PATH,
   OAUTH_PATH_PREFIX,
-  ROUTES,
 } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
@@ -28,11 +27,11 @@ import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
-import { DEFAULT_RATE_LIMITS, type ConnectorConfig } from '../config/config.js'
-import { isLoopbackHostname } from '../config/loopback.js'
+import { DEFAULT_RATE_LIMITS, type ConnectorConfig, type RateLimitName } from '../config/config.js'
+import { localOrigin } from '../config/loopback.js'
+import { closeNow, stopAccepting } from '../http/closing.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
-import type { RateLimitName } from '../store/rate-limits.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
@@ -123,7 +122,7 @@ export async function startConnector(
   const inFlight = new InFlight()
   // An answer sent while its request's body is still arriving says `Connection: close`.
   const server = createServer({ ServerResponse: EarlyAnswerResponse }, (req, res) => {
-    inFlight.track(req, res)
+    inFlight.track(res)
     handle(req, res)
   })
   await listen(server, config.port, config.host)
@@ -135,25 +134,7 @@ export async function startConnector(
   let metricsServer: MetricsServer | undefined
   let store: Store | undefined
   try {
-    if (config.metrics) {
-      metricsServer = await serveMetrics(metrics, config.metrics, log).catch((error: unknown) => {
-        const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-        if (!config.metrics?.optional || !taken) throw error
-        log.warn(
-          `${(error as Error).message.replace(/: set .*$/, '')}: this connector serves no metrics; set METRICS_PORT to a free port for them.`,
-        )
-        return undefined
-      })
-      if (
-        metricsServer &&
-        !isLoopbackHostname(config.metrics.host) &&
-        config.metrics.token === undefined
-      )
-        log.warn(
-          { metricsUrl: metricsServer.url },
-          'METRICS_HOST is not a loopback address and METRICS_TOKEN is not set: anyone who can reach it can read /metrics',
-        )
-    }
+    if (config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log)
     store = await openStore({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -187,7 +168,7 @@ export async function startConnector(
       close: () => (closing ??= close()),
     }
   } catch (error) {
-    await closeServer(server)
+    await closeNow(server)
     await metricsServer?.close()
     await store?.close()
     throw error
@@ -228,6 +209,7 @@ function assemble(
   })
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
+    systemQuery: PROFILES[config.upstream.profile].systemQuery,
     log,
     deadlineMs: options.apiDeadlineMs,
     metrics,
@@ -365,10 +347,6 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       delete req.headers['x-forwarded-for']
       rateLimits
         .refuse(req, res, path)
-        .then((refused) => {
-          if (refused) parts.metrics.rateLimited(path === ROUTES.token ? 'token' : 'registration')
-          return refused
-        })
         .then(async (refused) => refused || (await refuseOversizedBody(req, res)))
         .then((refused) => refused || oidcListener(req, res))
         .catch((error: unknown) => {
@@ -386,7 +364,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
  * PostgreSQL, under keys digested with a secret derived from the vault key (the same on every
  * replica); in memory on SQLite.
  */
-function rateLimiters({ config, store, vault, log }: ConnectorParts) {
+function rateLimiters({ config, store, vault, log, metrics }: ConnectorParts) {
   const setting = (name: keyof typeof DEFAULT_RATE_LIMITS) =>
     config.rateLimits?.[name] ?? DEFAULT_RATE_LIMITS[name]
   const keySecret = vault.deriveKey('rate limit keys')
@@ -397,6 +375,7 @@ function rateLimiters({ config, store, vault, log }: ConnectorParts) {
       points,
       durationSeconds: 60,
       keySecret,
+      onRefused: () => metrics.rateLimited(name),
       onStoreError: (error) =>
         limitLog.warn(
           { err: error, limit: name },
@@ -434,26 +413,5 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-function urlOf(server: Server, host: string): string {
-  const { port } = server.address() as AddressInfo
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`
-}
-
-function closeServer(server: Server): Promise<void> {
-  const closed = stopAccepting(server)
-  server.closeAllConnections()
-  return closed
-}
-
-/**
- * Stops listening and closes the idle kept-alive connections; resolves once every connection
- * has ended.
- */
-function stopAccepting(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve()
-    server.close(() => resolve())
-    server.closeIdleConnections()
-  })
-}
+const urlOf = (server: Server, host: string) =>
+  localOrigin(host, (server.address() as AddressInfo).port)

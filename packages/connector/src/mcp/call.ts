@@ -8,7 +8,7 @@ import type { ApiCall, ApiResult, QueryValue } from '../upstream/index.js'
  * operation in the provider profile (the method and path, which the profile may move):
  *
  * - a field named in the path (`{tasklist}`) fills that path segment;
- * - a field listed in `query` becomes a query parameter, beside the profile's system parameters;
+ * - a field listed in `query` becomes a query parameter;
  * - with `body: 'rest'`, every other field given (null included: it clears a value) is a field
  *   of the JSON body; with `body: 'none'` there is no body.
  */
@@ -20,7 +20,6 @@ export class CallShape {
   constructor(
     private readonly definition: ToolDefinition,
     private readonly operation: Operation,
-    private readonly systemQuery: Readonly<Record<string, string>> = {},
   ) {
     this.pathParams = pathParamsOf(operation.path)
     const seed = pathParamsOf(definition.path)
@@ -38,7 +37,7 @@ export class CallShape {
     const { definition, operation } = this
     const pathParams: Record<string, string> = {}
     for (const name of this.pathParams) pathParams[name] = String(args[name])
-    const query: Record<string, QueryValue> = { ...this.systemQuery }
+    const query: Record<string, QueryValue> = {}
     for (const name of this.#query) query[name] = args[name] as QueryValue
     const call: ApiCall = {
       service: definition.service,

@@ -112,7 +112,6 @@ export class ServiceTools {
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
   readonly #callLimit: RateLimiter | undefined
-  readonly #metrics: Metrics
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
@@ -121,17 +120,13 @@ export class ServiceTools {
     this.#approval = deps.approval
     this.#audit = deps.audit
     this.#callLimit = deps.callLimit
-    const metrics = (this.#metrics = deps.metrics ?? new Metrics())
+    const metrics = deps.metrics ?? new Metrics()
     const tools: Tool[] = []
     for (const definition of definitions) {
       if (definition.approval && !this.#approval) continue
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
-      const shape = new CallShape(
-        definition,
-        operationOf(deps.profile, definition.name),
-        deps.profile.systemQuery,
-      )
+      const shape = new CallShape(definition, operationOf(deps.profile, definition.name))
       const counted = metrics.toolCalls(definition.service, definition.name, {
         approval: definition.approval !== undefined,
       })
@@ -191,7 +186,6 @@ export class ServiceTools {
       // Beyond the grant's limit: a result that says when to retry, and nothing sent upstream.
       const verdict = await this.#callLimit.take(grant.link.grantId)
       if (!verdict.allowed) {
-        this.#metrics.rateLimited('tool_call')
         return {
           outcome: 'rate_limited',
           result: tooManyCalls(this.#callLimit, verdict.retryAfterSeconds),

@@ -46,8 +46,10 @@ export const APPROVAL_DECISIONS = ['approved', 'declined', 'expired'] as const
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number]
 
 /** The connector's own rate limits (`tool_call`: per grant, in the MCP layer). */
-export const RATE_LIMITS = ['registration', 'token', 'tool_call'] as const
-export type RateLimit = (typeof RATE_LIMITS)[number]
+export {
+  RATE_LIMIT_NAMES as RATE_LIMITS,
+  type RateLimitName as RateLimit,
+} from '../config/config.js'
 
 /** The token endpoint's grants that issue an access token. */
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'other'] as const

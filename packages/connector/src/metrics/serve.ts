@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { MetricsConfig } from '../config/config.js'
-import { isLoopbackHostname } from '../config/loopback.js'
+import { isLoopbackHostname, localOrigin } from '../config/loopback.js'
+import { closeNow } from '../http/closing.js'
 import type { Metrics } from './metrics.js'
 
 /**
@@ -22,11 +23,15 @@ export interface MetricsServer {
   close(): Promise<void>
 }
 
+/**
+ * Serves the metrics; undefined when the default port is held by another process (a second
+ * connector on the machine, `config.optional`), which is logged: that connector serves none.
+ */
 export async function serveMetrics(
   metrics: Metrics,
   config: MetricsConfig,
   log: Logger,
-): Promise<MetricsServer> {
+): Promise<MetricsServer | undefined> {
   const authorized = config.token === undefined ? () => true : bearerCheck(config.token)
   const checks: Checks = { authorized, loopbackOnly: isLoopbackHostname(config.host) }
   const server = createServer((req, res) => {
@@ -36,20 +41,27 @@ export async function serveMetrics(
       res.end('The metrics could not be collected.\n')
     })
   })
-  await listen(server, config)
-  const { port } = server.address() as AddressInfo
-  const reachable = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
-  const host = reachable.includes(':') ? `[${reachable}]` : reachable
-  return {
-    url: `http://${host}:${port}${METRICS_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!server.listening) return resolve()
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
+  try {
+    await listen(server, config)
+  } catch (error) {
+    if (!(config.optional && error instanceof PortTaken)) throw error
+    log.warn(
+      `METRICS_PORT ${config.port} is already in use on ${config.host}: this connector serves no metrics; set METRICS_PORT to a free port for them.`,
+    )
+    return undefined
   }
+  const { port } = server.address() as AddressInfo
+  const url = localOrigin(config.host, port) + METRICS_PATH
+  if (!checks.loopbackOnly && config.token === undefined)
+    log.warn(
+      { metricsUrl: url },
+      'METRICS_HOST is not a loopback address and METRICS_TOKEN is not set: anyone who can reach it can read /metrics',
+    )
+  return { url, close: () => closeNow(server) }
 }
+
+/** The port is held by another process. */
+class PortTaken extends Error {}
 
 interface Checks {
   authorized: (header: string | undefined) => boolean
@@ -122,12 +134,7 @@ function listenError(error: NodeJS.ErrnoException, port: number, host: string): 
   const fix = 'set METRICS_PORT to a free port, or to 0 to turn metrics off'
   switch (error.code) {
     case 'EADDRINUSE':
-      return Object.assign(
-        new Error(`METRICS_PORT ${port} is already in use on ${host}: ${fix}.`),
-        {
-          code: error.code,
-        },
-      )
+      return new PortTaken(`METRICS_PORT ${port} is already in use on ${host}: ${fix}.`)
     case 'EACCES':
       return new Error(`METRICS_PORT ${port} may not be used by this user on ${host}: ${fix}.`)
     case 'EADDRNOTAVAIL':

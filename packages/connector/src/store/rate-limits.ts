@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
+import type { RateLimitName } from '../config/config.js'
 import type { ConnectorDatabase } from './schema.js'
 
 /**
@@ -26,8 +27,7 @@ import type { ConnectorDatabase } from './schema.js'
  * own clock, so replicas should keep theirs in step (NTP) for the windows to line up.
  */
 
-/** The limits counted, and the prefix of their keys in the table. */
-export type RateLimitName = 'registration' | 'token' | 'tool_call'
+export type { RateLimitName }
 
 export interface RateLimit {
   name: RateLimitName
@@ -38,6 +38,8 @@ export interface RateLimit {
   keySecret: Buffer
   /** PostgreSQL could not count a request, which was counted in this process's memory instead. */
   onStoreError?: (error: unknown) => void
+  /** A request was refused: beyond the limit (the metrics count it). */
+  onRefused?: () => void
 }
 
 export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
@@ -56,8 +58,9 @@ export const RATE_LIMIT_TABLE = 'rate_limits'
 const ALLOWED: RateLimitVerdict = Object.freeze({ allowed: true })
 
 /** rate-limiter-flexible rejects a request beyond the limit with its RateLimiterRes. */
-function refused(outcome: unknown): RateLimitVerdict {
+function refused(limit: RateLimit, outcome: unknown): RateLimitVerdict {
   if (!(outcome instanceof RateLimiterRes)) throw outcome
+  limit.onRefused?.()
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)) }
 }
 
@@ -72,7 +75,11 @@ export function memoryRateLimiter(limit: RateLimit): RateLimiter {
     name: limit.name,
     points: limit.points,
     durationSeconds: limit.durationSeconds,
-    take: (key) => counters.consume(key).then(() => ALLOWED, refused),
+    take: (key) =>
+      counters.consume(key).then(
+        () => ALLOWED,
+        (outcome: unknown) => refused(limit, outcome),
+      ),
   }
 }
 
@@ -131,7 +138,7 @@ export function postgresRateLimiters(pool: pg.Pool, db: Kysely<ConnectorDatabase
           await shared.consume(digest)
           return ALLOWED
         } catch (outcome) {
-          if (outcome instanceof RateLimiterRes) return refused(outcome)
+          if (outcome instanceof RateLimiterRes) return refused(limit, outcome)
           limit.onStoreError?.(outcome)
           return fallback.take(digest)
         }

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CallShape } from '../../src/mcp/call.js'
 import { success } from '../../src/mcp/results.js'
-import { GOOGLE_PROFILE } from '../../src/services/profiles/google.js'
-import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
-import { SERVICE_TOOLS } from '../../src/services/tools.js'
 
 /**
  * A successful result carries the provider's page as `structuredContent` and the same JSON as
@@ -29,32 +25,5 @@ describe('a successful result', () => {
 
   it('serializes the content when the provider sent no text of it', () => {
     expect(success(page).content).toEqual([{ type: 'text', text: JSON.stringify(page) }])
-  })
-})
-
-describe("a call's system query parameters", () => {
-  const definition = SERVICE_TOOLS.search.find((d) => d.name === 'query_search_analytics')!
-  const args = {
-    siteUrl: 'https://www.example.com/',
-    startDate: '2026-11-01',
-    endDate: '2026-11-02',
-  }
-
-  it('asks Google for compact answers on every call', () => {
-    const shape = new CallShape(
-      definition,
-      GOOGLE_PROFILE.operations[definition.name]!,
-      GOOGLE_PROFILE.systemQuery,
-    )
-    expect(shape.apiCall(args).query).toEqual({ prettyPrint: 'false' })
-  })
-
-  it("adds none at the seed's provider", () => {
-    const shape = new CallShape(
-      definition,
-      SEED_PROFILE.operations[definition.name]!,
-      SEED_PROFILE.systemQuery,
-    )
-    expect(shape.apiCall(args).query).toEqual({})
   })
 })

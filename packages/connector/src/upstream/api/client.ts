@@ -46,6 +46,8 @@ export interface ApiGrant {
 
 export interface UpstreamApiDeps {
   apiBase: Record<ServiceName, string>
+  /** Query parameters every call carries: the provider profile's (src/services/profiles). */
+  systemQuery?: Readonly<Record<string, string>>
   log: Logger
   /** The whole of one call, retries included; 10 s unless told. */
   deadlineMs?: number
@@ -66,8 +68,16 @@ export class UpstreamApi {
   readonly #dispatcher: Dispatcher
   readonly #metrics: Record<ServiceName, UpstreamCallMetrics>
 
-  constructor({ apiBase, log, deadlineMs, dispatcher, breaker, metrics }: UpstreamApiDeps) {
-    this.#targets = new RequestTargets(apiBase)
+  constructor({
+    apiBase,
+    systemQuery,
+    log,
+    deadlineMs,
+    dispatcher,
+    breaker,
+    metrics,
+  }: UpstreamApiDeps) {
+    this.#targets = new RequestTargets(apiBase, systemQuery)
     this.#log = log.child({ component: 'upstream-api' })
     this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
     this.#dispatcher = dispatcher ?? new Agent()

@@ -30,7 +30,11 @@ export class RequestTargets {
   readonly #bases: Record<ServiceName, RequestTarget>
   readonly #templates = new Map<string, ParsedTemplate>()
 
-  constructor(apiBase: Record<ServiceName, string>) {
+  /** `systemQuery`: parameters every call carries (a provider profile's: Google's prettyPrint). */
+  constructor(
+    apiBase: Record<ServiceName, string>,
+    private readonly systemQuery?: Readonly<Record<string, string>>,
+  ) {
     const bases = {} as Record<ServiceName, RequestTarget>
     for (const [service, base] of Object.entries(apiBase) as [ServiceName, string][]) {
       bases[service] = normalizedBase(service, base)
@@ -61,7 +65,8 @@ export class RequestTargets {
         throw new Error(`The path parameter "${name}" of ${template} is missing.`)
       path += segment(name, value) + parts[i + 1]!
     }
-    return { origin: base.origin, path: query ? path + queryString(query) : path }
+    const all = this.systemQuery ? { ...this.systemQuery, ...query } : query
+    return { origin: base.origin, path: all ? path + queryString(all) : path }
   }
 
   #parsed(template: string): ParsedTemplate {

@@ -1,6 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
+import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
+import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
+import { RequestTargets } from '../../../src/upstream/api/request.js'
 import { apiError, apiFor, capturedLog, grantFor, newUser, requests, TASKS } from './harness.js'
 
 const sandbox = sandboxForSuite()
@@ -251,5 +254,29 @@ describe('UpstreamApi: requests and answers', () => {
     const all = lines.join('\n')
     for (const secret of [grant.token, 'private-task-id', 'secret-query-value', 'private title'])
       expect(all).not.toContain(secret)
+  })
+})
+
+describe("a profile's system query parameters", () => {
+  const apiBase = {
+    tasks: 'https://tasks.googleapis.com/tasks/v1',
+    search: 'https://searchconsole.googleapis.com',
+    analytics: 'https://analyticsdata.googleapis.com/v1beta',
+  }
+
+  it("ride on every call to Google, beside the call's own: compact answers", () => {
+    const targets = new RequestTargets(apiBase, GOOGLE_PROFILE.systemQuery)
+    expect(targets.target('tasks', '/users/@me/lists', undefined, undefined).path).toBe(
+      '/tasks/v1/users/@me/lists?prettyPrint=false',
+    )
+    expect(
+      targets.target('tasks', '/lists/{tasklist}/tasks', { tasklist: 'L1' }, { maxResults: 5 })
+        .path,
+    ).toBe('/tasks/v1/lists/L1/tasks?prettyPrint=false&maxResults=5')
+  })
+
+  it("are none at the seed's provider", () => {
+    const targets = new RequestTargets(apiBase, SEED_PROFILE.systemQuery)
+    expect(targets.target('tasks', '/lists', undefined, undefined).path).toBe('/tasks/v1/lists')
   })
 })

@@ -47,6 +47,8 @@ const CONNECTIONS = 10
 const SECONDS = 3
 const ROUNDS = 2
 const WARMUP_ROUNDS = 3
+/** How long the connector rests without a request before its idle memory is read. */
+const REST_SECONDS = 20
 
 export async function benchConnectorTools(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-tools-'))
@@ -86,7 +88,12 @@ export async function benchConnectorTools(): Promise<void> {
     const googleCall = listTasks(google.url, google.token, tasklist, MODERN)
     for (const target of [direct, bare, modern, legacy, floor, googleDirect, googleCall])
       await once(target)
+    // Memory just after those calls, and idle: a replica that has served nothing for a while,
+    // once V8's memory reducer (which starts about 8 s after the last collection) has given back
+    // what the start and the first calls took.
     await sleep(1000)
+    const afterCalls = rssMb(connector.pid)
+    await sleep(REST_SECONDS * 1000 - 1000)
     const idle = rssMb(connector.pid)
     let loaded = idle
     const sampler = setInterval(() => (loaded = Math.max(loaded, rssMb(connector.pid))), 100)
@@ -162,6 +169,7 @@ export async function benchConnectorTools(): Promise<void> {
     emit('throughput_ratio', rates.modern / rates.direct, 'ratio')
     emit('rss_mb_idle', idle, 'MB')
     emit('rss_mb_loaded', loaded, 'MB')
+    emit('rss_mb_after_calls', afterCalls, 'MB')
     emit('upstream_direct_p50_ms', p50(times.direct), 'ms')
     emit('tool_call_p50_ms', p50(times.modern), 'ms')
     emit('upstream_direct_rps', rates.direct, 'req/s')

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { connectorEnvironment } from '../connector/env.js'
-import { isPostgresUrl } from '../store/postgres.js'
+import { isPostgresUrl } from '../store/engine.js'
 import { openStore } from '../store/open.js'
 import { KEY_FILE } from '../vault/key-file.js'
 import { rotateCredentials, type RotationReport } from '../vault/rotation.js'

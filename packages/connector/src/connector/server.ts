@@ -22,7 +22,7 @@ import {
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
-import { isPostgresUrl } from '../store/postgres.js'
+import { isPostgresUrl } from '../store/engine.js'
 import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi } from '../upstream/index.js'

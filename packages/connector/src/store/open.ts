@@ -1,6 +1,6 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely'
+import { engineFor, type StoreEngine } from './engine.js'
 import { connectorMigrations, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from './migrations.js'
-import { isPostgresUrl, postgresPool } from './postgres.js'
 import {
   memoryRateLimiter,
   postgresRateLimiters,
@@ -8,9 +8,8 @@ import {
   type RateLimiter,
 } from './rate-limits.js'
 import type { ConnectorDatabase } from './schema.js'
-import { sqliteDialect } from './sqlite.js'
 
-export type StoreEngine = 'sqlite' | 'postgres'
+export type { StoreEngine } from './engine.js'
 
 /**
  * The connector's storage: one query layer over either engine. Repositories take a Store and use
@@ -44,8 +43,14 @@ export async function openStore({
   onConnectionError,
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
-  const pool = engine === 'postgres' ? postgresPool(databaseUrl!, { onConnectionError }) : undefined
-  const dialect = pool ? new PostgresDialect({ pool }) : sqliteDialect(dataDir)
+  // Each engine's driver is loaded only when it is the one in use (engine.ts).
+  const pool =
+    engine === 'postgres'
+      ? (await import('./postgres.js')).postgresPool(databaseUrl!, { onConnectionError })
+      : undefined
+  const dialect = pool
+    ? new PostgresDialect({ pool })
+    : (await import('./sqlite.js')).sqliteDialect(dataDir)
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
     await migrateToLatest(db)
@@ -55,15 +60,6 @@ export async function openStore({
   }
   const rateLimiter = pool ? postgresRateLimiters(pool, db) : memoryRateLimiter
   return { db, engine, rateLimiter, close: () => db.destroy() }
-}
-
-function engineFor(databaseUrl: string | undefined): StoreEngine {
-  if (databaseUrl === undefined || databaseUrl === '') return 'sqlite'
-  if (isPostgresUrl(databaseUrl)) return 'postgres'
-  // Never echo the value: it may hold a password.
-  throw new Error(
-    'DATABASE_URL must be a postgres:// or postgresql:// URL, or unset to use SQLite in DATA_DIR.',
-  )
 }
 
 /**

@@ -4,9 +4,6 @@ import pg from 'pg'
 const DEFAULT_POOL_SIZE = 10
 const MAX_POOL_SIZE = 1000
 
-/** Selects PostgreSQL: the only URLs DATABASE_URL accepts. */
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
-
 export interface PostgresOptions {
   /** Errors of idle pooled connections (a server restart, say): the pool replaces them. */
   onConnectionError?: (error: Error) => void

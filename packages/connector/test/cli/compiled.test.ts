@@ -1,10 +1,12 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  binNodeFlags,
   childProcesses,
   freePort,
   loggedModules,
@@ -92,6 +94,20 @@ describe('countersign start, compiled', () => {
     const ours = files.filter((file) => file.startsWith(join(ROOT, 'packages', sep)))
     const bin = join(ROOT, 'packages/connector/bin/countersign.js')
     expect(ours.filter((file) => !file.startsWith(compiled) && file !== bin)).toEqual([])
+  })
+
+  it('loads the driver of its engine only: on SQLite, nothing of pg', () => {
+    const files = loggedModules(log)
+    expect(files).toContainEqual(expect.stringMatching(/node_modules[\\/]better-sqlite3[\\/]/))
+    expect(files.filter((file) => /node_modules[\\/](pg|pg-pool)[\\/]/.test(file))).toEqual([])
+  })
+
+  it("runs Node with the heap settings of the command's first line", () => {
+    // The command is a script whose `env -S` line starts Node: the process is that Node.
+    const argv = readFileSync(`/proc/${connector.pid}/cmdline`, 'utf8').split('\0')
+    expect(binNodeFlags()).toEqual(['--max-semi-space-size=8', '--heap-growing-percent=50'])
+    expect(argv.slice(1, 1 + binNodeFlags().length)).toEqual(binNodeFlags())
+    expect(argv).toContain('start')
   })
 
   it('starts no other process (tsx would start esbuild beside it)', () => {

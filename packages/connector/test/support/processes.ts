@@ -28,6 +28,20 @@ export const PROGRAMS = {
   sandbox: [...FROM_SOURCES, 'packages/sandbox/src/cli/main.ts'],
 } as const
 
+const COUNTERSIGN_BIN = 'packages/connector/bin/countersign.js'
+
+/**
+ * The Node flags on the `countersign` bin's first line (`#!/usr/bin/env -S node <flags>`): the
+ * heap settings production runs with, which a run through this process's own Node must repeat.
+ */
+export function binNodeFlags(): string[] {
+  const bin = fileURLToPath(new URL(`../../../../${COUNTERSIGN_BIN}`, import.meta.url))
+  const [shebang = ''] = readFileSync(bin, 'utf8').split('\n', 1)
+  const match = /^#!\/usr\/bin\/env -S node((?: --[\w-]+=\S+)*)$/.exec(shebang)
+  if (!match) throw new Error(`${COUNTERSIGN_BIN}: unexpected first line ${shebang}`)
+  return match[1]!.split(' ').filter(Boolean)
+}
+
 /**
  * The same programs compiled (`npm run build`, which `npm ci`, `npm test` and `npm run bench` run
  * first), as production runs them: for what is about the compiled program itself, its start and
@@ -36,8 +50,8 @@ export const PROGRAMS = {
 export const COMPILED = {
   /** `npm start`. */
   launcher: ['dev/dist/start.js'],
-  /** `countersign start` (the connector package's `bin`). */
-  connector: ['packages/connector/bin/countersign.js', 'start'],
+  /** `countersign start` (the connector package's `bin`), with the Node flags of its first line. */
+  connector: [...binNodeFlags(), COUNTERSIGN_BIN, 'start'],
   /** `npm run sandbox`. */
   sandbox: ['packages/sandbox/dist/cli/main.js'],
 } as const

@@ -36,4 +36,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s \
   CMD ["node", "-e", "process.exitCode = 1; fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => { process.exitCode = r.ok ? 0 : 1 }, () => {})"]
 # The command itself, not `node <command>`: its first line starts Node with the connector's heap
 # settings (packages/connector/bin/countersign.js).
-CMD ["packages/connector/bin/countersign.js", "start"]
+CMD ["/app/packages/connector/bin/countersign.js", "start"]

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   freePort,
   loggedModules,
+  mcpPingWithoutToken,
   moduleLog,
 } from '../../packages/connector/test/support/processes.js'
 
@@ -81,14 +82,7 @@ describe('npm start', () => {
       const res = await fetch(`${url(port)}/healthz`)
       expect(res.status, url(port)).toBe(200)
     }
-    const res = await fetch(`${url(ports.connector)}/tasks/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    })
+    const res = await mcpPingWithoutToken(url(ports.connector))
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toContain('resource_metadata=')
   })

@@ -8,6 +8,10 @@ import { isIP } from 'node:net'
 export const isLoopbackHostname = (hostname: string) =>
   hostname === 'localhost' || hostname === '[::1]' || isLoopbackAddress(hostname)
 
+/** The host name a Host header names (without its port); undefined if it names none. */
+export const hostnameOfHeader = (host: string | null | undefined) =>
+  host ? URL.parse(`http://${host}`)?.hostname : undefined
+
 /**
  * The origin through which this machine reaches a server listening on `host` and `port`: a
  * wildcard address (all interfaces) through 127.0.0.1, an IPv6 address in brackets.

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { Hono } from 'hono'
 import type { Logger } from 'pino'
-import { isLoopbackHostname } from '../config/loopback.js'
+import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
 import { Metrics } from '../metrics/metrics.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
@@ -207,8 +207,7 @@ async function holdFirstEvent(
  * header through.
  */
 function checkHostAndOrigin(request: Request, allowed: URL): Response | undefined {
-  const host = request.headers.get('host')
-  if (!host || !sameHost(URL.parse(`http://${host}`)?.hostname, allowed)) {
+  if (!sameHost(hostnameOfHeader(request.headers.get('host')), allowed)) {
     return refuse('The Host header does not name this server.')
   }
   const origin = request.headers.get('origin')

@@ -46,10 +46,7 @@ export const APPROVAL_DECISIONS = ['approved', 'declined', 'expired'] as const
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number]
 
 /** The connector's own rate limits (`tool_call`: per grant, in the MCP layer). */
-export {
-  RATE_LIMIT_NAMES as RATE_LIMITS,
-  type RateLimitName as RateLimit,
-} from '../config/config.js'
+export { RATE_LIMIT_NAMES, type RateLimitName } from '../config/config.js'
 
 /** The token endpoint's grants that issue an access token. */
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'other'] as const

@@ -7,7 +7,7 @@ import {
   GRANT_REVOCATIONS,
   GRANT_TYPES,
   oneOf,
-  RATE_LIMITS,
+  RATE_LIMIT_NAMES,
   statusLabel,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
@@ -17,7 +17,7 @@ import {
   type ApprovalDecision,
   type CircuitStateName,
   type GrantRevocation,
-  type RateLimit,
+  type RateLimitName,
   type ToolOutcome,
   type UpstreamRefreshOutcome,
   type UpstreamRefreshReason,
@@ -222,7 +222,7 @@ export class Metrics {
     })
 
     // Known from the start: every series of a small fixed set is there at 0.
-    for (const limit of RATE_LIMITS) this.#rateLimited.inc({ limit }, 0)
+    for (const limit of RATE_LIMIT_NAMES) this.#rateLimited.inc({ limit }, 0)
     for (const grant_type of GRANT_TYPES) this.#tokensIssued.inc({ grant_type }, 0)
     for (const by of GRANT_REVOCATIONS) this.#grantsRevoked.inc({ by }, 0)
     for (const reason of UPSTREAM_REFRESH_REASONS)
@@ -308,7 +308,7 @@ export class Metrics {
    * A request refused by one of the connector's rate limits. For `tool_call`, the tool call's own
    * outcome is `rate_limited` too (ToolCallMetrics.record), when the refusal is a tool result.
    */
-  rateLimited(limit: RateLimit): void {
+  rateLimited(limit: RateLimitName): void {
     this.#rateLimited.inc({ limit })
   }
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Logger } from 'pino'
 import type { MetricsConfig } from '../config/config.js'
-import { isLoopbackHostname, localOrigin } from '../config/loopback.js'
+import { hostnameOfHeader, isLoopbackHostname, localOrigin } from '../config/loopback.js'
 import { closeNow } from '../http/closing.js'
 import type { Metrics } from './metrics.js'
 
@@ -116,7 +116,7 @@ function bearerCheck(token: string): (header: string | undefined) => boolean {
 }
 
 const namesLoopback = (host: string | undefined) => {
-  const hostname = host === undefined ? undefined : URL.parse(`http://${host}`)?.hostname
+  const hostname = hostnameOfHeader(host)
   return hostname !== undefined && isLoopbackHostname(hostname)
 }
 

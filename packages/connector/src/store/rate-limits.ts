@@ -27,8 +27,6 @@ import type { ConnectorDatabase } from './schema.js'
  * own clock, so replicas should keep theirs in step (NTP) for the windows to line up.
  */
 
-export type { RateLimitName }
-
 export interface RateLimit {
   name: RateLimitName
   /** Requests one key may make in a window. */

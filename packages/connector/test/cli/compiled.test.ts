@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   binNodeFlags,
   childProcesses,
+  COUNTERSIGN_BIN,
   freePort,
   loggedModules,
+  mcpPingWithoutToken,
   moduleLog,
   startProcess,
   stopProcess,
@@ -64,14 +66,7 @@ describe('countersign start, compiled', () => {
   })
 
   it('serves MCP: a request without a token gets 401 naming the resource metadata', async () => {
-    const res = await fetch(`${connector.url}/tasks/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    })
+    const res = await mcpPingWithoutToken(connector.url)
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer resource_metadata="${connector.url}/.well-known/oauth-protected-resource/tasks/mcp"`,
@@ -92,7 +87,7 @@ describe('countersign start, compiled', () => {
     // Of the repository's own files, only the connector's compiled ones and its `bin`: none of
     // its sources, none of the sandbox's.
     const ours = files.filter((file) => file.startsWith(join(ROOT, 'packages', sep)))
-    const bin = join(ROOT, 'packages/connector/bin/countersign.js')
+    const bin = join(ROOT, COUNTERSIGN_BIN)
     expect(ours.filter((file) => !file.startsWith(compiled) && file !== bin)).toEqual([])
   })
 

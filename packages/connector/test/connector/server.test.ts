@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { sandboxUpstream } from '../../src/connector/sandbox-upstream.js'
 import { createLogger } from '../../src/connector/logger.js'
 import { startConnector } from '../../src/connector/server.js'
-import { connectorForSuite } from '../support/connector.js'
+import { connectorForSuite, testConnectorConfig } from '../support/connector.js'
 
 /**
  * The running connector: one server for both parts, readiness, and a logger that redacts. (That
@@ -70,15 +69,10 @@ describe('starting', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'countersign-pg-'))
     try {
       const start = startConnector(
-        {
-          port: 0,
-          host: '127.0.0.1',
-          publicUrl: '',
-          dataDir,
+        testConnectorConfig(dataDir, sandboxUpstream('http://127.0.0.1:1'), {
           databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
-          allowLoopbackClientMetadata: false,
-          upstream: sandboxUpstream('http://127.0.0.1:1'),
-        },
+          vaultKey: undefined,
+        }),
         { log: pino({ level: 'silent' }) },
       )
       await expect(start).rejects.toThrow(
@@ -94,14 +88,7 @@ describe('starting', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'countersign-key-'))
     const warnings: string[] = []
     const connector = await startConnector(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        publicUrl: '',
-        dataDir,
-        allowLoopbackClientMetadata: false,
-        upstream: sandboxUpstream('http://127.0.0.1:1'),
-      },
+      testConnectorConfig(dataDir, sandboxUpstream('http://127.0.0.1:1'), { vaultKey: undefined }),
       { log: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }) },
     )
     try {
@@ -118,15 +105,9 @@ describe('starting', () => {
   it('serves the issuer named by PUBLIC_URL', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'countersign-public-'))
     const connector = await startConnector(
-      {
-        port: 0,
-        host: '127.0.0.1',
+      testConnectorConfig(dataDir, sandboxUpstream('http://127.0.0.1:1'), {
         publicUrl: 'https://connector.example',
-        dataDir,
-        vaultKey: randomBytes(32).toString('base64'),
-        allowLoopbackClientMetadata: false,
-        upstream: sandboxUpstream('http://127.0.0.1:1'),
-      },
+      }),
       { log: pino({ level: 'silent' }) },
     )
     try {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { RATE_LIMIT_TABLE } from '../../src/store/rate-limits.js'
 import { connectorForSuite } from '../support/connector.js'
-import { moved, parseExposition } from '../support/prometheus.js'
+import { moved, scrapeExposition } from '../support/prometheus.js'
 import { describeEachEngine, describeOnPostgres } from '../support/engines.js'
 import { ERAS, mcpClientWithToken, resultText } from '../support/mcp-client.js'
 import { replicasForSuite } from '../support/replicas.js'
@@ -43,8 +43,7 @@ describeEachEngine('the tool-call limit per grant', (engine) => {
       metrics: { port: 0, host: '127.0.0.1' },
     }),
   })
-  const scrape = async () =>
-    parseExposition(await (await fetch(suite.connector.metricsUrl!)).text())
+  const scrape = () => scrapeExposition(suite.connector.metricsUrl!)
   const { newPerson, text } = serviceTools(suite, 'tasks', `limit-${engine.name}`)
   const { seed, upstreamCalls } = taskFixtures(suite)
 

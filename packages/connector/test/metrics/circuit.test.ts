@@ -5,7 +5,7 @@ import { approvalFlow } from '../approval/flow.js'
 import { assistantV2, textOf } from '../mcp/approval-clients.js'
 import { taskFixtures } from '../mcp/fixtures.js'
 import { connectorForSuite } from '../support/connector.js'
-import { moved, parseExposition, type Exposition } from '../support/prometheus.js'
+import { moved, scrapeExposition, type Exposition } from '../support/prometheus.js'
 
 /**
  * The circuit breaker in the metrics: five failed attempts in a row open it (src/upstream/api/
@@ -17,9 +17,7 @@ const suite = connectorForSuite({ connector: { metrics: { port: 0, host: '127.0.
 const flow = approvalFlow(suite)
 const { seed, upstreamCalls } = taskFixtures(suite)
 
-async function scrape(): Promise<Exposition> {
-  return parseExposition(await (await fetch(suite.connector.metricsUrl!)).text())
-}
+const scrape = () => scrapeExposition(suite.connector.metricsUrl!)
 
 const circuit = (scraped: Exposition, service: string) =>
   Object.fromEntries(

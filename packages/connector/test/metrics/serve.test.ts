@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import type { MetricsConfig } from '../../src/config/config.js'
 import { sandboxUpstream } from '../../src/connector/sandbox-upstream.js'
 import { startConnector, type RunningConnector } from '../../src/connector/server.js'
-import { connectorForSuite } from '../support/connector.js'
+import { connectorForSuite, testConnectorConfig } from '../support/connector.js'
 import { PROGRAMS } from '../support/processes.js'
 import { parseExposition } from '../support/prometheus.js'
 
@@ -122,16 +122,7 @@ async function connectorWith(metrics: MetricsConfig | undefined) {
   const dataDir = await mkdtemp(join(tmpdir(), 'countersign-metrics-'))
   const warnings: string[] = []
   const start = startConnector(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      publicUrl: '',
-      dataDir,
-      vaultKey: randomBytes(32).toString('base64'),
-      allowLoopbackClientMetadata: false,
-      upstream: sandboxUpstream('http://127.0.0.1:1'),
-      metrics,
-    },
+    testConnectorConfig(dataDir, sandboxUpstream('http://127.0.0.1:1'), { metrics }),
     { log: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }) },
   )
   let connector: RunningConnector | undefined

@@ -5,7 +5,7 @@ import {
   CIRCUIT_STATES,
   GRANT_REVOCATIONS,
   GRANT_TYPES,
-  RATE_LIMITS,
+  RATE_LIMIT_NAMES,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
   UPSTREAM_NO_ANSWER,
@@ -310,7 +310,7 @@ describe('the labels after that session', () => {
     grant_type: GRANT_TYPES,
     error: TOKEN_ERRORS,
     by: GRANT_REVOCATIONS,
-    limit: RATE_LIMITS,
+    limit: RATE_LIMIT_NAMES,
     reason: UPSTREAM_REFRESH_REASONS,
   }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { googleSandboxUpstream, sandboxUpstream } from '../../src/connector/sandbox-upstream.js'
-import { type ConnectorConfig } from '../../src/config/config.js'
+import type { ConnectorConfig, UpstreamConfig } from '../../src/config/config.js'
 import {
   startConnector,
   type ConnectorOptions,
@@ -74,6 +74,27 @@ export const testProfile = (): ProfileName =>
 export const upstreamOf = (sandbox: RunningSandbox, profile: ProfileName) =>
   profile === 'google' ? googleSandboxUpstream(sandbox.googleUrl) : sandboxUpstream(sandbox.url)
 
+/**
+ * A test connector's settings: a free port on loopback, its public URL taken from it, `dataDir`,
+ * a random VAULT_KEY, loopback client metadata refused, and `upstream`; `overrides` over them.
+ */
+export function testConnectorConfig(
+  dataDir: string,
+  upstream: UpstreamConfig,
+  overrides: Partial<ConnectorConfig> = {},
+): ConnectorConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: '',
+    dataDir,
+    vaultKey: randomBytes(32).toString('base64'),
+    allowLoopbackClientMetadata: false,
+    upstream,
+    ...overrides,
+  }
+}
+
 export function connectorForSuite(suite: SuiteOptions = {}) {
   const profile = suite.profile ?? testProfile()
   let sandbox: RunningSandbox | undefined
@@ -86,16 +107,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
     const overrides =
       typeof suite.connector === 'function' ? await suite.connector() : suite.connector
     connector = await startConnector(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        publicUrl: '',
-        dataDir,
-        vaultKey: randomBytes(32).toString('base64'),
-        allowLoopbackClientMetadata: false,
-        upstream: upstreamOf(sandbox, profile),
-        ...overrides,
-      },
+      testConnectorConfig(dataDir, upstreamOf(sandbox, profile), overrides),
       { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), ...suite.options },
     )
   })

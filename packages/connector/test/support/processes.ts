@@ -28,7 +28,8 @@ export const PROGRAMS = {
   sandbox: [...FROM_SOURCES, 'packages/sandbox/src/cli/main.ts'],
 } as const
 
-const COUNTERSIGN_BIN = 'packages/connector/bin/countersign.js'
+/** The `countersign` command, from the repository root. */
+export const COUNTERSIGN_BIN = 'packages/connector/bin/countersign.js'
 
 /**
  * The Node flags on the `countersign` bin's first line (`#!/usr/bin/env -S node <flags>`): the
@@ -102,6 +103,15 @@ export async function startProcess(
   }
   child.kill('SIGKILL')
   throw new Error(`${[command, ...program].join(' ')} did not start: ${stderr}`)
+}
+
+/** A JSON-RPC `ping` to the `tasks` MCP endpoint of the connector at `base`, without a token. */
+export function mcpPingWithoutToken(base: string): Promise<Response> {
+  return fetch(`${base}/tasks/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  })
 }
 
 export function stopProcess(child: ChildProcess): Promise<void> {

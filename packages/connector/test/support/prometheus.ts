@@ -23,6 +23,11 @@ const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(,|$)/y
 const TYPE = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`)
 const HELP = new RegExp(`^# HELP (${NAME}) .*$`)
 
+/** A scrape of `metricsUrl`, parsed. */
+export async function scrapeExposition(metricsUrl: string): Promise<Exposition> {
+  return parseExposition(await (await fetch(metricsUrl)).text())
+}
+
 export function parseExposition(text: string): Exposition {
   const samples: Sample[] = []
   const types = new Map<string, string>()

@@ -155,7 +155,8 @@ export class Grants {
   }
 }
 
-function toLink(row: Selectable<GrantLinkTable>): GrantLink {
+/** A grant link as its row holds it. */
+export function toLink(row: Selectable<GrantLinkTable>): GrantLink {
   return {
     grantId: row.grant_id,
     credentialId: row.credential_id,

@@ -9,6 +9,7 @@ import { AuditTrail } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
 import { APPROVALS_PATH } from '../approval/page.js'
 import { approvalRoutes } from '../approval/routes.js'
+import { AccessTokens } from '../auth/access-tokens.js'
 import { Grants } from '../auth/grants.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { refuseOversizedBody } from '../auth/oauth-bodies.js'
@@ -203,7 +204,7 @@ function assemble(
   })
   const authenticator = new McpAuthenticator({
     publicUrl: config.publicUrl,
-    provider,
+    tokens: new AccessTokens(store),
     grants,
     upstream,
   })

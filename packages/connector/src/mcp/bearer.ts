@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server'
-import type { Provider } from 'oidc-provider'
+import type { AccessTokens } from '../auth/access-tokens.js'
 import type { Grants } from '../auth/grants.js'
 import { resourceOf } from '../auth/resources.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
@@ -9,9 +9,9 @@ import { resourceMetadataUrl } from './resource-metadata.js'
 /**
  * Bearer authentication of the MCP endpoints (RFC 6750, with RFC 9728's resource_metadata).
  *
- * A token is looked up by its hash on every request, with no cache, so a revoked token stops
- * working at once. It must be for this very endpoint (its audience), its grant must still exist
- * and still have its upstream credential. A request without a token gets the bare challenge; one
+ * A token is looked up by its hash on every request, with its grant and credential in the same
+ * read and no cache, so a revoked token stops working at once (auth/access-tokens.ts). It must be
+ * for this very endpoint (its audience), and its grant must still exist. A request without a token gets the bare challenge; one
  * with a token that fails gets `invalid_token`; one whose token lacks the needed scope gets 403
  * `insufficient_scope` naming it.
  */
@@ -21,7 +21,7 @@ export type Authentication =
 
 export interface BearerDeps {
   publicUrl: string
-  provider: Provider
+  tokens: AccessTokens
   grants: Grants
   upstream: UpstreamTokens
 }
@@ -45,37 +45,35 @@ export class McpAuthenticator {
         response: challenge.invalidToken('send the token as "Authorization: Bearer <token>"'),
       }
 
-    const token = await this.deps.provider.AccessToken.find(match[1]!)
-    if (!token || token.isExpired) {
+    const token = await this.deps.tokens.find(match[1]!)
+    if (!token) {
       return {
         ok: false,
         response: challenge.invalidToken('the access token is unknown, expired or revoked'),
       }
     }
     const resource = resourceOf(this.deps.publicUrl, service)
-    const audience = Array.isArray(token.aud) ? token.aud : [token.aud]
-    if (audience.length !== 1 || audience[0] !== resource) {
+    if (token.audience.length !== 1 || token.audience[0] !== resource) {
       return {
         ok: false,
         response: challenge.invalidToken(`the access token was not issued for ${resource}`),
       }
     }
-    const link = await this.deps.grants.linkOf(token.grantId)
+    const { link, scopes } = token
     if (!link || link.service !== service || link.clientId !== token.clientId) {
       return { ok: false, response: challenge.invalidToken('the grant of this token has ended') }
     }
-    const scopes = [...token.scopes]
     if (!grantsScope(service, scopes, scope)) {
       return { ok: false, response: challenge.insufficientScope(scope) }
     }
     return {
       ok: true,
-      grant: new RequestGrant(link, this.deps.upstream, this.deps.grants),
+      grant: new RequestGrant(link, this.deps.upstream, this.deps.grants, token.credential),
       authInfo: {
         token: match[1]!,
         clientId: token.clientId,
         scopes,
-        expiresAt: token.exp,
+        expiresAt: token.expiresAt,
         resource: new URL(resource),
         resourceMetadataUrl: resourceMetadataUrl(this.deps.publicUrl, service),
       },

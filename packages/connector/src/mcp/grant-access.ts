@@ -2,6 +2,7 @@ import type { ServerContext } from '@modelcontextprotocol/server'
 import type { GrantLink, Grants } from '../auth/grants.js'
 import { SERVICES } from '../services/catalog.js'
 import { CredentialRevokedError, type ApiGrant } from '../upstream/index.js'
+import type { SealedCredential } from '../vault/credentials.js'
 
 /**
  * A request's way to the provider: the upstream access token of the grant its bearer token
@@ -16,7 +17,7 @@ export class GrantRevokedError extends Error {
 
 /** What a request needs of the upstream client. */
 export interface UpstreamTokens {
-  accessToken(credentialId: string): Promise<string>
+  accessToken(credentialId: string, read?: SealedCredential): Promise<string>
   afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string>
 }
 
@@ -35,16 +36,27 @@ export const grantOf = (ctx: ServerContext) =>
 export class RequestGrant {
   /** Set once the provider said the credential is revoked: the answer becomes 401. */
   revoked: GrantRevokedError | undefined
+  /** The credential's row as read with the token, for the first upstream call only. */
+  #read: SealedCredential | undefined
 
   constructor(
     readonly link: GrantLink,
     private readonly upstream: UpstreamTokens,
     private readonly grants: Pick<Grants, 'endGrantsOfCredential'>,
-  ) {}
+    read?: SealedCredential,
+  ) {
+    this.#read = read
+  }
 
-  /** A valid upstream access token for this grant (refreshed when due). */
+  /**
+   * A valid upstream access token for this grant (refreshed when due). The first comes from the
+   * credential read with the token; a later call of the same request (an approval's reads, then
+   * the change) reads the credential again.
+   */
   upstreamAccessToken(): Promise<string> {
-    return this.guard(() => this.upstream.accessToken(this.link.credentialId))
+    const read = this.#read
+    this.#read = undefined
+    return this.guard(() => this.upstream.accessToken(this.link.credentialId, read))
   }
 
   /** After the provider answered 401 to `rejectedToken`: the token to try once more with. */

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect } from 'kysely'
+import { Kysely, Migrator } from 'kysely'
 import { engineFor, type StoreEngine } from './engine.js'
 import { connectorMigrations, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from './migrations.js'
 import {
@@ -10,6 +10,12 @@ import {
 import type { ConnectorDatabase } from './schema.js'
 
 export type { StoreEngine } from './engine.js'
+
+/**
+ * A read by one SQL text, prepared once by the engine and run by its own driver: `$1`, `$2`...
+ * in the text take the values in order. Its one row, or undefined.
+ */
+export type PreparedRead<Row> = (...values: (string | number)[]) => Promise<Row | undefined>
 
 /**
  * The connector's storage: one query layer over either engine. Repositories take a Store and use
@@ -24,6 +30,12 @@ export interface Store {
    * PostgreSQL, in this process's memory on SQLite (rate-limits.ts).
    */
   rateLimiter(limit: RateLimit): RateLimiter
+  /**
+   * For the read every MCP request makes (auth/access-tokens.ts) only: kysely's builder and
+   * executor cost more than the read itself (docs/decisions.md, "The connector's own work").
+   * The text names its columns (never `*`) and works on both engines.
+   */
+  prepareRead<Row>(text: string): PreparedRead<Row>
   close(): Promise<void>
 }
 
@@ -44,13 +56,10 @@ export async function openStore({
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
   // Each engine's driver is loaded only when it is the one in use (engine.ts).
-  const pool =
+  const { pool, dialect, prepareRead } =
     engine === 'postgres'
-      ? (await import('./postgres.js')).postgresPool(databaseUrl!, { onConnectionError })
-      : undefined
-  const dialect = pool
-    ? new PostgresDialect({ pool })
-    : (await import('./sqlite.js')).sqliteDialect(dataDir)
+      ? (await import('./postgres.js')).postgresEngine(databaseUrl!, { onConnectionError })
+      : { pool: undefined, ...(await import('./sqlite.js')).sqliteEngine(dataDir) }
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
     await migrateToLatest(db)
@@ -59,7 +68,7 @@ export async function openStore({
     throw error
   }
   const rateLimiter = pool ? postgresRateLimiters(pool, db) : memoryRateLimiter
-  return { db, engine, rateLimiter, close: () => db.destroy() }
+  return { db, engine, rateLimiter, prepareRead, close: () => db.destroy() }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
+import type { PreparedRead } from './open.js'
 import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
 import { withStatementCache } from './statement-cache.js'
 
@@ -27,7 +28,7 @@ class ConnectorSqliteDialect extends SqliteDialect {
  * The embedded engine: one file in the data folder, for a single connector process. The folder
  * and the database files are for the connector's user only (owner-only.ts).
  */
-export function sqliteDialect(dataDir: string): SqliteDialect {
+export function sqliteEngine(dataDir: string) {
   ownerOnlyFolder(dataDir)
   const file = join(dataDir, SQLITE_FILE)
   ownerOnlyDatabase(file)
@@ -37,5 +38,29 @@ export function sqliteDialect(dataDir: string): SqliteDialect {
   // Waits for a lock held by a backup or an admin command instead of failing at once.
   database.pragma('busy_timeout = 5000')
   database.pragma('foreign_keys = ON')
-  return new ConnectorSqliteDialect({ database: withStatementCache(database) })
+  return {
+    dialect: new ConnectorSqliteDialect({ database: withStatementCache(database) }),
+    prepareRead: sqliteReads(database),
+  }
+}
+
+/**
+ * Reads on the connection kysely uses, prepared on first use. better-sqlite3 runs a statement
+ * synchronously, so a read never lands inside one of kysely's queries; `$1`, `$2`... are SQLite
+ * named parameters, bound by their number.
+ */
+function sqliteReads(database: SQLite.Database) {
+  return <Row>(text: string): PreparedRead<Row> => {
+    let statement: SQLite.Statement | undefined
+    return (...values) => {
+      try {
+        statement ??= database.prepare(text)
+        const named: Record<number, string | number> = {}
+        values.forEach((value, index) => (named[index + 1] = value))
+        return Promise.resolve(statement.get(named) as Row | undefined)
+      } catch (error) {
+        return Promise.reject(error as Error)
+      }
+    }
+  }
 }

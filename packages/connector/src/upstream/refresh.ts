@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { UpstreamRefreshOutcome } from '../metrics/labels.js'
 import type { Metrics } from '../metrics/metrics.js'
-import type { UpstreamCredentials } from '../vault/credentials.js'
+import type { SealedCredential, UpstreamCredentials } from '../vault/credentials.js'
 import { CredentialRevokedError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
+import { OpenedAccessTokens } from './opened-access-tokens.js'
 import type { StoredTokenSet, StoredTokenSets } from './stored-token-set.js'
 import { leaseHeld, needsRefresh, tokenSetFrom, withoutLease, type TokenSet } from './token-set.js'
 
@@ -51,6 +52,7 @@ type Reason = 'expiry' | 'rejected'
 
 export class TokenRefresher {
   readonly #flights = new Map<string, Promise<TokenSet>>()
+  readonly #opened = new OpenedAccessTokens()
   readonly #deps: RefresherDeps
   readonly #now: () => number
   readonly #leaseMs: number
@@ -61,8 +63,15 @@ export class TokenRefresher {
     this.#leaseMs = deps.deadlineMs + LEASE_MARGIN_MS
   }
 
-  async accessToken(credentialId: string): Promise<string> {
-    const { set } = await this.#read(credentialId)
+  /** `read`: the credential's row, when the caller has just read it (with its grant). */
+  async accessToken(credentialId: string, read?: SealedCredential): Promise<string> {
+    const known = read && this.#opened.get(read)
+    if (known && !needsRefresh(known, this.#now())) return known.access_token
+    let set: TokenSet
+    if (read) {
+      set = (await this.#stored(credentialId, this.#deps.tokenSets.open(read))).set
+      this.#opened.remember(read, set)
+    } else set = (await this.#read(credentialId)).set
     if (!needsRefresh(set, this.#now())) return set.access_token
     return (await this.#flight(credentialId, 'expiry', set.access_token)).access_token
   }
@@ -83,8 +92,15 @@ export class TokenRefresher {
     return (await this.#flight(credentialId, 'rejected', rejectedToken)).access_token
   }
 
-  async #read(credentialId: string): Promise<StoredTokenSet> {
-    const stored = await this.#deps.tokenSets.read(credentialId)
+  #read(credentialId: string): Promise<StoredTokenSet> {
+    return this.#stored(credentialId, this.#deps.tokenSets.read(credentialId))
+  }
+
+  async #stored(
+    credentialId: string,
+    reading: Promise<StoredTokenSet | undefined>,
+  ): Promise<StoredTokenSet> {
+    const stored = await reading
     if (!stored) throw new CredentialRevokedError(credentialId)
     return stored
   }

@@ -1,5 +1,10 @@
 import type { Store } from '../store/open.js'
-import { credentialBinding, type UpstreamCredentials } from '../vault/credentials.js'
+import {
+  credentialBinding,
+  type SealedCredential,
+  type UpstreamCredential,
+  type UpstreamCredentials,
+} from '../vault/credentials.js'
 import { SealedValueError } from '../vault/errors.js'
 import type { Vault } from '../vault/vault.js'
 import { parseTokenSet, serializeTokenSet, type TokenSet } from './token-set.js'
@@ -30,8 +35,20 @@ export class StoredTokenSets {
    * Undefined when there is no such credential, or when it no longer opens (its key was retired
    * before it was re-sealed): it is erased then, and the person reconnects, as after a revocation.
    */
-  async read(id: string): Promise<StoredTokenSet | undefined> {
-    const credential = await this.credentials.get(id).catch(async (error: unknown) => {
+  read(id: string): Promise<StoredTokenSet | undefined> {
+    return this.#opened(id, () => this.credentials.get(id))
+  }
+
+  /** The same, of a credential's row already read (with its grant, by the MCP endpoint). */
+  open(row: SealedCredential): Promise<StoredTokenSet | undefined> {
+    return this.#opened(row.id, async () => this.credentials.open(row))
+  }
+
+  async #opened(
+    id: string,
+    open: () => Promise<UpstreamCredential | undefined>,
+  ): Promise<StoredTokenSet | undefined> {
+    const credential = await open().catch(async (error: unknown) => {
       if (!(error instanceof SealedValueError)) throw error
       await this.credentials.erase(id)
       return undefined

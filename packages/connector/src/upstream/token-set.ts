@@ -49,7 +49,7 @@ export function tokenSetFrom(
 }
 
 /** Expired, or about to: refresh before using it. */
-export const needsRefresh = (set: TokenSet, now: number) =>
+export const needsRefresh = (set: Pick<TokenSet, 'expires_at'>, now: number) =>
   set.expires_at !== null && set.expires_at - REFRESH_MARGIN_MS <= now
 
 /** Whether another caller (perhaps on another replica) is refreshing this set right now. */

@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics/metrics.js'
 import type { ServiceName } from '../services/catalog.js'
 import { PROFILES } from '../services/profiles/index.js'
 import type { Store } from '../store/open.js'
-import { UpstreamCredentials } from '../vault/credentials.js'
+import { UpstreamCredentials, type SealedCredential } from '../vault/credentials.js'
 import type { Vault } from '../vault/vault.js'
 import {
   beginAuthorization,
@@ -95,9 +95,12 @@ export class Upstream {
     return states.length === 1 && states[0] ? this.#pending.kindOf(states[0]) : undefined
   }
 
-  /** A valid access token, refreshed when expired or within 60 s of expiry (one refresh for all callers). */
-  accessToken(credentialId: string): Promise<string> {
-    return this.#refresher.accessToken(credentialId)
+  /**
+   * A valid access token, refreshed when expired or within 60 s of expiry (one refresh for all
+   * callers); from `read`, the credential's row, when the caller has just read it.
+   */
+  accessToken(credentialId: string, read?: SealedCredential): Promise<string> {
+    return this.#refresher.accessToken(credentialId, read)
   }
 
   /** After a 401 to a call made with `rejectedToken`: the token to try once more with. */

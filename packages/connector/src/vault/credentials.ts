@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely'
 import type { Store } from '../store/open.js'
+import type { UpstreamCredentialTable } from '../store/schema.js'
 import type { Vault } from './vault.js'
 
 /** A person's credential at the provider, as the connector uses it. */
@@ -13,6 +15,9 @@ export interface UpstreamCredential {
   createdAt: number
   updatedAt: number
 }
+
+/** A credential's row as stored: its token set sealed. */
+export type SealedCredential = Selectable<UpstreamCredentialTable>
 
 export type NewUpstreamCredential = Pick<UpstreamCredential, 'id' | 'subject' | 'scope' | 'secret'>
 
@@ -55,7 +60,14 @@ export class UpstreamCredentials {
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst()
-    if (!row) return undefined
+    return row && this.open(row)
+  }
+
+  /**
+   * A credential as stored, read elsewhere (with the grant that uses it: auth/access-tokens.ts),
+   * opened. Throws SealedValueError if it does not open.
+   */
+  open(row: SealedCredential): UpstreamCredential {
     return {
       id: row.id,
       subject: row.subject,

@@ -74,6 +74,24 @@ describe('the bearer challenge', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
   })
 
+  it('with a token bound to a key or to a browser session, or a malformed record: 401 invalid_token', async () => {
+    const edits: [string, (payload: Record<string, unknown>) => Record<string, unknown>][] = [
+      ['bound to a DPoP key', (payload) => ({ ...payload, jkt: 'thumbprint' })],
+      ['bound to a client certificate', (payload) => ({ ...payload, 'x5t#S256': 'thumbprint' })],
+      ['bound to a browser session', (payload) => ({ ...payload, expiresWithSession: true })],
+      ['without its client', ({ clientId: _, ...payload }) => payload],
+      ['with a text expiry', (payload) => ({ ...payload, exp: String(payload.exp) })],
+    ]
+    for (const [what, edit] of edits) {
+      const { tokens } = await suite.connect({ service: 'tasks' })
+      expect((await suite.mcp('tasks', tokens.access_token)).status, what).toBe(200)
+      await suite.editAccessToken(tokens.access_token, edit)
+      const res = await suite.mcp('tasks', tokens.access_token)
+      expect(res.status, what).toBe(401)
+      expect(res.headers.get('www-authenticate'), what).toMatch(/^Bearer error="invalid_token"/)
+    }
+  })
+
   it('with a token lacking the scope a request needs: 403 insufficient_scope naming it', async () => {
     const { tokens } = await suite.connect({ service: 'tasks', scope: 'tasks.readonly' })
     const request = new Request(`${suite.url}/tasks/mcp`, {

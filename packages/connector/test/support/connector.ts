@@ -251,7 +251,18 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
     },
 
     /** Makes an access token expired, as if its 10 minutes had passed. */
-    async expireAccessToken(token: string) {
+    expireAccessToken(token: string) {
+      return harness.editAccessToken(token, (payload) => ({
+        ...payload,
+        exp: Math.floor(Date.now() / 1000) - 60,
+      }))
+    },
+
+    /** Rewrites the record of an access token as the store holds it (oidc-provider's payload). */
+    async editAccessToken(
+      token: string,
+      edit: (payload: Record<string, unknown>) => Record<string, unknown>,
+    ) {
       const { db } = harness.store
       const where = { kind: 'AccessToken', id: digest(token) }
       const row = await db
@@ -260,7 +271,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
         .where('kind', '=', where.kind)
         .where('id', '=', where.id)
         .executeTakeFirstOrThrow()
-      const payload = { ...JSON.parse(row.payload), exp: Math.floor(Date.now() / 1000) - 60 }
+      const payload = edit(JSON.parse(row.payload) as Record<string, unknown>)
       await db
         .updateTable('oauth_records')
         .set({ payload: JSON.stringify(payload) })

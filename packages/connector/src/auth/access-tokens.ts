@@ -14,15 +14,15 @@ import { toLink, type GrantLink } from './grants.js'
  * its next request.
  *
  * One prepared read rather than oidc-provider's `AccessToken.find`, then a query for the link and
- * one for the credential: the three through kysely took half the connector's own work on a call
- * (docs/decisions.md, "The connector's own work"). The checks `find` makes of an opaque token
- * are made here of the same record: its kind, its expiry (no clock tolerance is configured), its
- * payload's shape.
+ * one for the credential: the three through kysely, with the credential's opening, were two
+ * thirds of the connector's own work on a call (docs/decisions.md, "The connector's own work").
+ * The checks `find` makes of an opaque token are made here of the same record: its kind, its
+ * expiry (no clock tolerance is configured), its payload's shape; and a token bound to a key or
+ * to a browser session, which this server never issues, is refused.
  */
 
 export interface FoundAccessToken {
   clientId: string
-  grantId: string
   scopes: string[]
   audience: string[]
   /** Epoch seconds. */
@@ -87,7 +87,6 @@ export class AccessTokens {
     if (token.exp <= Math.floor(this.#now() / 1000)) return undefined
     return {
       clientId: token.clientId,
-      grantId: token.grantId,
       scopes: token.scope ? token.scope.split(' ') : [],
       audience: Array.isArray(token.aud) ? token.aud : [token.aud],
       expiresAt: token.exp,

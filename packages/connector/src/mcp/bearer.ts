@@ -11,9 +11,9 @@ import { resourceMetadataUrl } from './resource-metadata.js'
  *
  * A token is looked up by its hash on every request, with its grant and credential in the same
  * read and no cache, so a revoked token stops working at once (auth/access-tokens.ts). It must be
- * for this very endpoint (its audience), and its grant must still exist. A request without a token gets the bare challenge; one
- * with a token that fails gets `invalid_token`; one whose token lacks the needed scope gets 403
- * `insufficient_scope` naming it.
+ * for this very endpoint (its audience), and its grant must still exist. A request without a
+ * token gets the bare challenge; one with a token that fails gets `invalid_token`; one whose
+ * token lacks the needed scope gets 403 `insufficient_scope` naming it.
  */
 
 export type Authentication =

@@ -69,11 +69,9 @@ const READ = `
 
 export class AccessTokens {
   readonly #read: PreparedRead<Row>
-  readonly #now: () => number
 
-  constructor(store: Pick<Store, 'prepareRead'>, now: () => number = Date.now) {
+  constructor(store: Pick<Store, 'prepareRead'>) {
     this.#read = store.prepareRead<Row>(READ)
-    this.#now = now
   }
 
   /** The token and what it stands for; undefined if unknown, expired or malformed. */
@@ -84,7 +82,7 @@ export class AccessTokens {
     if (!parsed.success) return undefined
     const token = parsed.data
     // oidc-provider's isExpired: expired from the second of `exp` on.
-    if (token.exp <= Math.floor(this.#now() / 1000)) return undefined
+    if (token.exp <= Math.floor(Date.now() / 1000)) return undefined
     return {
       clientId: token.clientId,
       scopes: token.scope ? token.scope.split(' ') : [],

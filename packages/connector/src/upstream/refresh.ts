@@ -67,11 +67,8 @@ export class TokenRefresher {
   async accessToken(credentialId: string, read?: SealedCredential): Promise<string> {
     const known = read && this.#opened.get(read)
     if (known && !needsRefresh(known, this.#now())) return known.access_token
-    let set: TokenSet
-    if (read) {
-      set = (await this.#stored(credentialId, this.#deps.tokenSets.open(read))).set
-      this.#opened.remember(read, set)
-    } else set = (await this.#read(credentialId)).set
+    const { set } = await this.#read(credentialId, read)
+    if (read) this.#opened.remember(read, set)
     if (!needsRefresh(set, this.#now())) return set.access_token
     return (await this.#flight(credentialId, 'expiry', set.access_token)).access_token
   }
@@ -92,15 +89,10 @@ export class TokenRefresher {
     return (await this.#flight(credentialId, 'rejected', rejectedToken)).access_token
   }
 
-  #read(credentialId: string): Promise<StoredTokenSet> {
-    return this.#stored(credentialId, this.#deps.tokenSets.read(credentialId))
-  }
-
-  async #stored(
-    credentialId: string,
-    reading: Promise<StoredTokenSet | undefined>,
-  ): Promise<StoredTokenSet> {
-    const stored = await reading
+  /** The credential's token set: of `row` when the caller has just read it, else read now. */
+  async #read(credentialId: string, row?: SealedCredential): Promise<StoredTokenSet> {
+    const { tokenSets } = this.#deps
+    const stored = row ? await tokenSets.open(row) : await tokenSets.read(credentialId)
     if (!stored) throw new CredentialRevokedError(credentialId)
     return stored
   }

@@ -16,6 +16,7 @@ const THROUGH_THE_PROVIDER = [
   'packages/connector/test/mcp/faults.test.ts',
   'packages/connector/test/mcp/tools.test.ts',
   'packages/connector/test/services/*/mcp.test.ts',
+  'packages/connector/test/services/model-budget.test.ts',
   'packages/connector/test/services/*/submit.test.ts',
   'packages/connector/test/services/*/tools.test.ts',
   'test/browser/approval-page.test.ts',

@@ -33,7 +33,7 @@ export function benchAnalytics(): Promise<void> {
         args: { propertiesId, ...report },
       }
     },
-    // Each row has one `dimensionValues` (escaped in the text copy, still counted once).
+    // Each of the provider's rows has one `dimensionValues`.
     rowsIn: (body) => body.split('dimensionValues').length - 1,
     rows: ROWS,
   })

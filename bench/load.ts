@@ -77,6 +77,26 @@ export async function load(target: Target, connections: number, seconds: number)
   return result.requests.total / result.duration
 }
 
+/**
+ * Milliseconds one send of `target` takes, until its whole answer is read; the answer is checked
+ * after the clock stops, so that reading a large page to check it is not counted.
+ */
+export async function timedOnce(target: Target): Promise<number> {
+  const started = performance.now()
+  const res = await fetch(target.url, {
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+  })
+  const text = await res.text()
+  const ms = performance.now() - started
+  if (!res.ok || !target.ok(text))
+    throw new Error(
+      `${target.method} ${new URL(target.url).pathname}: ${res.status} ${text.slice(0, 300)}`,
+    )
+  return ms
+}
+
 /** Sends the target once, as `load` does, and returns its body: for a check before loading. */
 export async function once(target: Target): Promise<string> {
   const res = await fetch(target.url, {

@@ -1,10 +1,12 @@
 import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
+import { benchModelBudget } from './model-budget.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
 
 /** `npm run bench`: every figure of DESIGN §7 that exists so far, one JSON object a line. */
+await benchModelBudget()
 await benchSandboxTasks()
 await benchConnectorTools()
 await benchMcpHandler()

@@ -7,8 +7,8 @@ import { benchToolLatency } from './tool-latency.js'
 
 /**
  * A 16-month, two-dimension search analytics query (query × date), through the connector
- * (`query_search_analytics`) and made directly to the sandbox: a page of the default 1,000 rows,
- * and one of 25,000, the provider's largest.
+ * (`query_search_analytics`) and made directly to the sandbox: a page of 1,000 rows (the
+ * provider's default; the tool's own is 100), and one of 25,000, the provider's largest.
  */
 
 const USER = 'bench-search'
@@ -35,7 +35,7 @@ function searchQuery(rows: number, figure: string, ratio: string, samples?: numb
         startDate: isoDay(historyStart(today)),
         endDate: isoDay(today - 3),
         dimensions: ['query', 'date'],
-        ...(rows !== 1000 && { rowLimit: rows }),
+        rowLimit: rows,
       }
       return {
         path: `/search/v1/sites/${encodeURIComponent(SITE)}/search-analytics`,
@@ -43,7 +43,7 @@ function searchQuery(rows: number, figure: string, ratio: string, samples?: numb
         args: { siteUrl: SITE, ...query },
       }
     },
-    // Each row has one `position` (escaped in the text copy, still counted once).
+    // Each of the provider's rows has one `position`.
     rowsIn: (body) => body.split('position').length - 1,
     rows,
   })

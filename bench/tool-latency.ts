@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import type { ServiceName } from '../packages/connector/src/services/catalog.js'
 import { stopProcess } from '../packages/connector/test/support/processes.js'
 import { startStack } from './connector-tools.js'
-import { MODERN, once, toolCall, type Target } from './load.js'
-import { emit, p50, timed } from './stats.js'
+import { MODERN, once, timedOnce, toolCall, type Target } from './load.js'
+import { emit, p50 } from './stats.js'
 
 /**
  * One tool call's latency through the connector beside the same upstream request made directly:
@@ -29,7 +29,7 @@ export interface ToolLatency {
   request(
     sandboxUrl: string,
   ): Promise<{ path: string; body: unknown; args: Record<string, unknown> }>
-  /** How many rows an answer holds (a tool's answer has them twice: structured and as text). */
+  /** How many rows the provider's answer holds. */
   rowsIn(body: string): number
   rows: number
   /** Calls measured of each (fewer for a large page); 200 unless told. */
@@ -67,8 +67,8 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
     const samples = bench.samples ?? SAMPLES
     const warmup = Math.min(WARMUP, samples)
     for (let i = 0; i < warmup + samples; i++) {
-      const d = await timed(() => once(direct))
-      const c = await timed(() => once(viaConnector))
+      const d = await timedOnce(direct)
+      const c = await timedOnce(viaConnector)
       if (i < warmup) continue
       times.direct.push(d)
       times.connector.push(c)
@@ -95,12 +95,17 @@ function benchCall(
     args,
     revision: MODERN,
     token,
-    // A success with the whole page, not an error result: its rows appear twice.
-    ok: (answer) =>
-      answer.includes('"structuredContent"') &&
-      !answer.includes('"isError":true') &&
-      bench.rowsIn(answer) === 2 * bench.rows,
+    // A success with the whole page as a table, not an error result.
+    ok: (answer) => tableRows(answer) === bench.rows,
   })
+}
+
+/** The rows of a tool's table in a JSON-RPC answer, or undefined for anything else. */
+function tableRows(answer: string): number | undefined {
+  const { result } = JSON.parse(answer) as {
+    result?: { isError?: boolean; structuredContent?: { rows?: unknown[] } }
+  }
+  return result?.isError ? undefined : result?.structuredContent?.rows?.length
 }
 
 async function providerToken(sandboxUrl: string, bench: ToolLatency): Promise<string> {

@@ -59,11 +59,10 @@ export class CallShape {
   }
 
   /**
-   * What the tool returns for a successful answer, before it is checked against the output
-   * schema: the resource or page the provider sent, or for an answer without a body what the
-   * definition says it stands for.
+   * What the provider answered, before it is checked: the resource or page it sent, or for an
+   * answer without a body what the definition says it stands for.
    */
-  structured(result: ApiResult, args: Record<string, unknown>): unknown {
+  answerOf(result: ApiResult, args: Record<string, unknown>): unknown {
     if (result.body === undefined && this.definition.answerWithoutBody)
       return this.definition.answerWithoutBody(args)
     return result.body

@@ -9,8 +9,9 @@ import {
 import type { JsonSchemaType } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import type { Logger } from 'pino'
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
+import { toolJsonSchema } from '../services/json-schema.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import type { ToolOutcome } from '../metrics/labels.js'
@@ -55,17 +56,19 @@ interface ServedTool {
   shape: CallShape
   /** Where each of its calls is counted, bound at startup. */
   metrics: ToolCallMetrics
-  /** Whether a result fits the `outputSchema` the tool is listed with (compiled at startup). */
-  conforms: (structured: unknown) => boolean
+  /**
+   * Whether the provider's answer is what the tool reads: the `outputSchema` it is listed with,
+   * or the answer its result is built from (compiled at startup).
+   */
+  conforms: (answer: unknown) => boolean
 }
 
 /**
- * A result is checked against the very JSON Schema its tool is listed with, as an MCP client
- * checks it, by the SDK's own validator (ajv, compiled once per tool): it checks in place, where
- * the zod schema it was generated from would copy the whole result first (docs/decisions.md,
- * "Large results").
+ * An answer is checked against JSON Schema, as an MCP client checks a result, by the SDK's own
+ * validator (ajv, compiled once per tool): it checks in place, where the zod schema it was
+ * generated from would copy the whole answer first (docs/decisions.md, "Large results").
  */
-const outputValidator = new AjvJsonSchemaValidator()
+const answerValidator = new AjvJsonSchemaValidator()
 
 /** What a call ended in: its result, and how it is counted (metrics/labels.ts). */
 interface Ended {
@@ -131,8 +134,11 @@ export class ServiceTools {
         approval: definition.approval !== undefined,
       })
       const listed = listedTool(definition)
-      const check = outputValidator.getValidator(listed.outputSchema as JsonSchemaType)
-      const conforms = (structured: unknown) => check(structured).valid
+      const answer = definition.answer
+        ? toolJsonSchema(definition.answer.schema, 'output')
+        : listed.outputSchema
+      const check = answerValidator.getValidator(answer as JsonSchemaType)
+      const conforms = (body: unknown) => check(body).valid
       this.#served.set(definition.name, { definition, shape, metrics: counted, conforms })
       tools.push(listed)
     }
@@ -211,14 +217,15 @@ export class ServiceTools {
       }
       const result = await this.#api.call(shape.apiCall(input, ifMatch), grant)
       if (approved) await this.#record(definition, grant, 'executed', result.status)
-      const structured = shape.structured(result, input)
-      if (!isObject(structured) || !conforms(structured)) {
+      const answer = shape.answerOf(result, input)
+      if (!isObject(answer) || !conforms(answer)) {
         this.#log.warn(
           { tool: definition.name, status: result.status },
-          'provider answer does not fit the output schema',
+          'provider answer is not what the tool reads',
         )
         return { outcome: 'upstream_error', result: unexpectedAnswer(approved) }
       }
+      const structured = definition.answer ? definition.answer.present(answer, input) : answer
       // The provider's answer is the result as it is: its own text is the result's text.
       const text = structured === result.body ? result.text : undefined
       return { outcome: 'ok', result: success(structured, text) }
@@ -292,8 +299,8 @@ export function listedTool(definition: ToolDefinition): Tool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: jsonSchema(definition.input, 'input'),
-    outputSchema: jsonSchema(definition.output, 'output'),
+    inputSchema: objectSchema(definition.input, 'input'),
+    outputSchema: objectSchema(definition.output, 'output'),
     annotations: { ...definition.annotations },
     _meta: meta,
   }
@@ -301,8 +308,8 @@ export function listedTool(definition: ToolDefinition): Tool {
 
 type ObjectSchema = Tool['inputSchema']
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): ObjectSchema {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as Record<string, unknown>
+function objectSchema(schema: z.ZodType, io: 'input' | 'output'): ObjectSchema {
+  const json = toolJsonSchema(schema, io)
   if (json.type !== 'object')
     throw new Error(`A tool's ${io} schema must describe an object, not ${String(json.type)}.`)
   return json as ObjectSchema

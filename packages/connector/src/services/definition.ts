@@ -32,8 +32,17 @@ export interface ToolDefinition<
   query: readonly string[]
   /** 'rest': every field not in the path or the query is a field of the JSON body (derived). */
   body: 'rest' | 'none'
-  /** What a successful call returns: the upstream resource or page, as `structuredContent`. */
+  /**
+   * What a successful call returns as `structuredContent`: the upstream resource or page, or
+   * what `answer` builds from it.
+   */
   output: Output
+  /**
+   * Where the result is not the provider's answer as it is but built from it (a compact table,
+   * DESIGN §5.1): what the provider answers, checked before anything is built from it, and how
+   * the result is built. Without it, the answer is the result, checked against `output`.
+   */
+  answer?: AnswerReading<z.output<Input>>
   /** The short scope the tool needs (the seed's permission table). */
   scope: string
   /** Safe to send again when the outcome of a call is unknown (derived: reads; not creates). */
@@ -55,6 +64,14 @@ export interface ToolDefinition<
   approval?: ApprovalPolicy<z.output<Input>>
 }
 
+/** How a tool's result is built from the provider's answer. */
+export interface AnswerReading<Args, Answer extends z.ZodType = z.ZodType> {
+  /** What the provider answers: the connector builds nothing from an answer that does not fit. */
+  schema: Answer
+  /** The tool's result, fitting its `output`, from an answer that fits `schema`. */
+  present(answer: z.output<Answer>, args: Args): Record<string, unknown>
+}
+
 /**
  * A read of the provider that no tool exposes, made only to describe a change: the seed's
  * `GET /lists/{tasklist}` ("upstream only, no tool", like the list's `clear`).
@@ -73,7 +90,12 @@ type Args<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape, z.core.$str
  * What a definition adds to its row: what a model and a person read, the input and output, and
  * the hooks. A change must say how it reads to the person; a read has nothing to approve.
  */
-export type ToolDetail<Row extends ToolRow, Shape extends z.ZodRawShape, O extends z.ZodType> = {
+export type ToolDetail<
+  Row extends ToolRow,
+  Shape extends z.ZodRawShape,
+  O extends z.ZodType,
+  A extends z.ZodType,
+> = {
   title: string
   description: string
   /** The input's fields; unknown ones are refused by name (toolInput). */
@@ -82,6 +104,7 @@ export type ToolDetail<Row extends ToolRow, Shape extends z.ZodRawShape, O exten
   check?: (args: Args<Shape>, ctx: z.RefinementCtx<Args<Shape>>) => void
   query: readonly (keyof Shape & string)[]
   output: O
+  answer?: AnswerReading<Args<Shape>, A>
   answerWithoutBody?: (args: Args<Shape>) => Record<string, unknown>
   preflight?: (args: Args<Shape>, provider: ProviderReader) => Promise<string | undefined>
 } & (Row extends ChangeRow
@@ -95,12 +118,17 @@ export type ToolDetail<Row extends ToolRow, Shape extends z.ZodRawShape, O exten
  * set fields to the values given, under If-Match; a POST creates, or (a move with no `previous`)
  * places anew, so it is sent once. Only a DELETE destroys.
  */
-export function defineTool<Row extends ToolRow, Shape extends z.ZodRawShape, O extends z.ZodType>(
+export function defineTool<
+  Row extends ToolRow,
+  Shape extends z.ZodRawShape,
+  O extends z.ZodType,
+  A extends z.ZodType = z.ZodType,
+>(
   row: Row,
-  detail: ToolDetail<Row, Shape, O>,
+  detail: ToolDetail<Row, Shape, O, A>,
 ): ToolDefinition<z.ZodObject<Shape, z.core.$strict>, O> {
   const { service, name, method, path, scope, access } = row
-  const { input, check, query, approval, ...rest } = detail
+  const { input, check, query, approval, answer, ...rest } = detail
   const fields = toolInput(name, input)
   const idempotent = access === undefined || IDEMPOTENT_CHANGES.includes(method)
   const inPath = pathParamsOf(path)
@@ -111,6 +139,8 @@ export function defineTool<Row extends ToolRow, Shape extends z.ZodRawShape, O e
     method,
     path,
     ...rest,
+    // The answer's type is the definition's own concern: `present` gets what `schema` accepted.
+    ...(answer && { answer: answer as AnswerReading<Args<Shape>> }),
     input: check ? fields.superRefine(check) : fields,
     query,
     // Whatever is neither in the path nor in the query is the JSON body.

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { z } from 'zod'
 import { SERVICES, type ServiceName } from './catalog.js'
 import { pathParamsOf, type ToolDefinition } from './definition.js'
+import { toolJsonSchema } from './json-schema.js'
 import { SERVICE_TOOLS } from './tools.js'
 
 /**
@@ -77,6 +77,24 @@ function toolSection(tool: ToolDefinition): string {
     ].join('\n'),
     text(tool.description),
     inputs(tool),
+    ...(tool.answer ? [resultFields(tool)] : []),
+  ].join('\n\n')
+}
+
+/** A result built from the provider's answer (a table): its fields, as its output schema says. */
+function resultFields(tool: ToolDefinition): string {
+  const root = toolJsonSchema(tool.output, 'output') as Schema
+  return [
+    `Result: ${text(root.description ?? '')}`,
+    table(
+      ['Field', 'Type', 'Always', 'Description'],
+      Object.entries(root.properties ?? {}).map(([field, schema]) => [
+        code(field),
+        typeOf(schema),
+        root.required?.includes(field) ? 'yes' : 'no',
+        text(schema.description ?? ''),
+      ]),
+    ),
   ].join('\n\n')
 }
 
@@ -87,7 +105,7 @@ const approval = (tool: ToolDefinition) =>
 
 /** A JSON Schema, as far as this page reads it. */
 interface Schema {
-  type?: string
+  type?: string | string[]
   format?: string
   description?: string
   enum?: unknown[]
@@ -101,61 +119,51 @@ interface Schema {
   maxItems?: number
   items?: Schema
   anyOf?: Schema[]
-  $ref?: string
   properties?: Record<string, Schema>
   required?: string[]
-  $defs?: Record<string, Schema>
+  default?: unknown
 }
 
 function inputs(tool: ToolDefinition): string {
-  // The options of the MCP listing (src/mcp/tools.ts): the page shows what a model is shown.
-  const root = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as Schema
+  // The page shows what a model is shown in the MCP listing (src/mcp/tools.ts).
+  const root = toolJsonSchema(tool.input, 'input') as Schema
   const fields = Object.entries(root.properties ?? {})
   if (!fields.length) return 'No inputs.'
   const inPath = pathParamsOf(tool.path)
   const where = (field: string) =>
     inPath.includes(field) ? 'path' : tool.query.includes(field) ? 'query' : 'body'
-  const resolve = (schema: Schema): Schema =>
-    schema.$ref ? { ...root.$defs?.[schema.$ref.split('/').at(-1)!], ...schema } : schema
   return table(
     ['Input', 'Where', 'Type', 'Required', 'Limits', 'Description'],
     fields.map(([field, schema]) => [
       code(field),
       where(field),
-      typeOf(schema, resolve),
+      typeOf(schema),
       root.required?.includes(field) ? 'required' : 'optional',
-      limitsOf(schema, resolve),
+      limitsOf(schema),
       text(schema.description ?? ''),
     ]),
   )
 }
 
-type Resolve = (schema: Schema) => Schema
-
-function typeOf(schema: Schema, resolve: Resolve): string {
-  const s = resolve(schema)
-  if (s.anyOf) return s.anyOf.map((branch) => typeOf(branch, resolve)).join(' or ')
-  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items, resolve) : 'any'}`
+function typeOf(s: Schema): string {
+  if (s.anyOf) return s.anyOf.map(typeOf).join(' or ')
+  if (Array.isArray(s.type)) return s.type.join(' or ')
+  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items) : 'any'}`
   return s.format ? `${s.type} (${s.format})` : (s.type ?? 'any')
 }
 
-function limitsOf(schema: Schema, resolve: Resolve): string {
-  const s = resolve(schema)
-  if (s.anyOf)
-    return s.anyOf
-      .map((branch) => limitsOf(branch, resolve))
-      .filter(Boolean)
-      .join('; ')
+function limitsOf(s: Schema): string {
+  if (s.anyOf) return s.anyOf.map(limitsOf).filter(Boolean).join('; ')
   const limits = [
     range(s.minLength, s.maxLength, 'characters'),
-    // zod bounds every integer by the safe range: that is no limit a person needs to read.
-    range(s.minimum, s.maximum === Number.MAX_SAFE_INTEGER ? undefined : s.maximum),
+    range(s.minimum, s.maximum),
     range(s.minItems, s.maxItems, 'items'),
     s.enum && `one of ${s.enum.map((value) => code(String(value))).join(', ')}`,
     s.const !== undefined && `only ${code(JSON.stringify(s.const))}`,
     s.pattern && `pattern ${code(s.pattern)}`,
+    s.default !== undefined && `default ${code(JSON.stringify(s.default))}`,
   ]
-  const items = s.type === 'array' && s.items ? limitsOf(s.items, resolve) : ''
+  const items = s.type === 'array' && s.items ? limitsOf(s.items) : ''
   if (items) limits.push(`each: ${items}`)
   return limits.filter(Boolean).join('; ')
 }

@@ -111,13 +111,13 @@ describe('arguments to an upstream call', () => {
   })
 
   it('a DELETE answered without a body stands for its path parameters and deleted: true', () => {
-    const gone = shape('delete_task').structured(
+    const gone = shape('delete_task').answerOf(
       { status: 204, body: undefined },
       { tasklist: 'L', task: 'T' },
     )
     expect(gone).toEqual({ deleted: true, tasklist: 'L', task: 'T' })
     expect(deletedTask.safeParse(gone).success).toBe(true)
-    expect(shape('get_task').structured({ status: 200, body: task }, {})).toBe(task)
+    expect(shape('get_task').answerOf({ status: 200, body: task }, {})).toBe(task)
   })
 })
 
@@ -184,6 +184,62 @@ describe('the tools served', () => {
       const { tools } = toolsAnswering({ status: 200, body })
       const result = await tools.call('get_task', { tasklist: 'L', task: 't1' }, caller)
       expect(result.isError).toBe(true)
+      expect(textOf(result)).toMatch(/not what the connector expects/)
+    }
+  })
+
+  const QUERY = {
+    siteUrl: 'https://www.example.com/',
+    startDate: '2026-10-01',
+    endDate: '2026-10-28',
+    dimensions: ['query', 'page'],
+    rowLimit: 2,
+  }
+  const row = (query: string, page: string) => ({
+    keys: [query, page],
+    clicks: 12,
+    impressions: 340,
+    ctr: 12 / 340,
+    position: 4.26,
+  })
+
+  it('a table tool: the provider’s answer becomes a table, and its text is the table’s JSON', async () => {
+    const body = {
+      rows: [row('shoes', 'https://www.example.com/shoes/'), row('boots', 'https://shop.example/')],
+      responseAggregationType: 'byPage',
+    }
+    const { tools, calls } = toolsAnswering({ status: 200, body }, SEARCH_TOOLS)
+    const result = await tools.call('query_search_analytics', QUERY, caller)
+    const table = {
+      dimensions: ['query', 'page'],
+      metrics: [
+        { name: 'clicks', type: 'integer' },
+        { name: 'impressions', type: 'integer' },
+        { name: 'ctr', type: 'float' },
+        { name: 'position', type: 'float' },
+      ],
+      pageOrigin: 'https://www.example.com',
+      responseAggregationType: 'byPage',
+      nextStartRow: 2,
+      rows: [
+        ['shoes', '/shoes/', 12, 340, 0.0353, 4.3],
+        ['boots', 'https://shop.example/', 12, 340, 0.0353, 4.3],
+      ],
+    }
+    expect(result).toEqual({
+      content: [{ type: 'text', text: JSON.stringify(table) }],
+      structuredContent: table,
+    })
+    expect(calls[0]!.body).toMatchObject({ rowLimit: 2 })
+  })
+
+  it('a table tool: an answer it cannot read is refused whole, never half a table', async () => {
+    const bad = { ...row('shoes', 'https://www.example.com/'), clicks: '12' }
+    for (const body of [{ rows: [bad] }, { rows: {} }, { rows: [{ keys: [1] }] }, []]) {
+      const { tools } = toolsAnswering({ status: 200, body }, SEARCH_TOOLS)
+      const result = await tools.call('query_search_analytics', QUERY, caller)
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent).toBeUndefined()
       expect(textOf(result)).toMatch(/not what the connector expects/)
     }
   })

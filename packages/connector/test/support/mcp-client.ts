@@ -52,6 +52,9 @@ export function structuredResult(definition: ToolDefinition, result: CallToolRes
   expect(result.isError ?? false, resultText(result)).toBe(false)
   const parsed = definition.output.safeParse(result.structuredContent)
   expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-  expect(JSON.parse(resultText(result))).toEqual(result.structuredContent)
+  // One payload: the text is the JSON of the structured content, never a larger second copy.
+  const text = resultText(result)
+  expect(JSON.parse(text)).toEqual(result.structuredContent)
+  expect(text.length).toBeLessThanOrEqual(JSON.stringify(result.structuredContent).length)
   return result.structuredContent as Record<string, any>
 }

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client'
-import type { ServiceName } from '../../src/services/catalog.js'
+import { expect } from 'vitest'
+import { SERVICES, type ServiceName } from '../../src/services/catalog.js'
 import { SERVICE_TOOLS } from '../../src/services/tools.js'
 import type { ConnectorHarness, Person } from './connector.js'
 import { mcpClientWithToken, resultText, structuredResult, type Era } from './mcp-client.js'
@@ -43,5 +44,20 @@ export function serviceTools(suite: ConnectorHarness, service: ServiceName, pref
 
     /** The calls the connector made to the service's API since `from`, and the index to pass next. */
     upstreamCalls: (from = 0) => providerRequests(suite, service, from),
+
+    /**
+     * The provider's own answer to a POST of `body` at `path` (the sandbox's seed dialect, over
+     * the same data as Google's), as `person` with the service's read scope: what a tool's
+     * result is compared with.
+     */
+    async providerAnswer(person: Person, path: string, body: unknown) {
+      const minted = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
+        json: { user: person.user, scopes: [SERVICES[service].readScope] },
+      })
+      const token = minted.body.access_token as string
+      const answer = await suite.sandboxRequest('POST', path, { token, json: body })
+      expect(answer.status, answer.text).toBe(200)
+      return answer.body
+    },
   }
 }

@@ -142,7 +142,7 @@ describe('search analytics: dates and data state', () => {
     const all = await query({ ...range, dataState: 'all' })
     const allDays = keys(all.rows).sort()
     expect(allDays).toEqual(expect.arrayContaining([...final, daysAgo(2), daysAgo(1)]))
-    expect(all.metadata).toEqual({ first_incomplete_date: daysAgo(2) })
+    expect(all.metadata).toEqual({ firstIncompleteDate: daysAgo(2) })
     expect((await query(range)).metadata).toBeUndefined()
     // A day both answers have is the same day.
     const settled = (rows: Row[] = []) => rows.find((r) => r.keys![0] === daysAgo(5))
@@ -184,7 +184,7 @@ describe('search analytics: dates and data state', () => {
       dataState: 'hourly_all',
     })
     expect(fresh.metadata).toEqual({
-      first_incomplete_hour: expect.stringMatching(new RegExp(`^${daysAgo(2)}T00:00:00-0[78]:00$`)),
+      firstIncompleteHour: expect.stringMatching(new RegExp(`^${daysAgo(2)}T00:00:00-0[78]:00$`)),
     })
     const daily = await query({ startDate: day, endDate: day, dataState: 'all' })
     const sum = totals(hourly.rows)

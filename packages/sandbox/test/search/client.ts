@@ -18,7 +18,7 @@ export type { Row }
 export interface Answer {
   rows?: Row[]
   responseAggregationType: string
-  metadata?: { first_incomplete_date?: string; first_incomplete_hour?: string }
+  metadata?: { firstIncompleteDate?: string; firstIncompleteHour?: string }
 }
 
 /** A new user with a token of `scopes`, their two sites, and the calls the tests make. */

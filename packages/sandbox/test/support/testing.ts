@@ -5,4 +5,4 @@
  */
 export { providerError, sandboxForSuite, type ApiResponse } from './sandbox.js'
 export { consentForm, postForm } from '../auth/person.js'
-export { isoDay, pacificNow } from '../../src/search/analytics/calendar.js'
+export { historyStart, isoDay, pacificNow } from '../../src/search/analytics/calendar.js'

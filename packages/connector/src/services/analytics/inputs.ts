@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { objectError } from '../inputs.js'
+import { inBrief } from '../json-schema.js'
 import { calendarDay } from '../timestamps.js'
 import { filterExpression, filtersOf } from './filters.js'
 
@@ -17,6 +18,8 @@ export const LIMITS = {
   minuteRanges: 2,
   batch: 5,
   rows: 250_000,
+  /** The provider's own default is 10,000 rows, too many for a conversation (DESIGN §5.1). */
+  defaultRows: 100,
   /** Realtime reports cover the last 30 minutes of a standard property. */
   lastMinute: 29,
 } as const
@@ -208,12 +211,12 @@ export const minuteRanges = () =>
     )
 
 export const dimensionFilter = () =>
-  filterExpression.describe(
+  inBrief(filterExpression).describe(
     'Keep only some dimension values, such as {"filter": {"fieldName": "country", "stringFilter": {"value": "France"}}}. A filter has a fieldName and one of stringFilter (matchType EXACT, BEGINS_WITH, ENDS_WITH, CONTAINS, FULL_REGEXP or PARTIAL_REGEXP), inListFilter {"values": [...]}, numericFilter {"operation": "GREATER_THAN", "value": {"int64Value": 5}}, betweenFilter or emptyFilter {}; text matches ignore case unless caseSensitive. Combine with andGroup or orGroup {"expressions": [...]} and notExpression. Dimensions only; the filtered dimension need not be in dimensions.',
   )
 
 export const metricFilter = () =>
-  filterExpression.describe(
+  inBrief(filterExpression).describe(
     'Keep only rows whose metric values pass, tested after adding up (like SQL HAVING), such as {"filter": {"fieldName": "sessions", "numericFilter": {"operation": "GREATER_THAN", "value": {"int64Value": 100}}}}. Metrics only, with numericFilter or betweenFilter.',
   )
 
@@ -288,9 +291,7 @@ export const offset = () =>
     .number({ error: 'offset must be a whole number, 0 or more' })
     .int({ error: 'offset must be a whole number, 0 or more' })
     .min(0, { error: 'offset must be 0 or more: the first row is 0' })
-    .describe(
-      'The first row to return, counting from 0 (default 0). Next page: offset + limit, while below rowCount.',
-    )
+    .describe('The first row to return, counting from 0 (default 0): nextOffset for the next page.')
 
 export const currencyCode = () =>
   z

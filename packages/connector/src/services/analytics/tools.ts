@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../definition.js'
+import { inBrief } from '../json-schema.js'
 import { flag, objectError } from '../inputs.js'
 import { filtersOf } from './filters.js'
 import {
@@ -19,6 +20,7 @@ import {
   propertiesId,
 } from './inputs.js'
 import { checkFixedNames, checkNames } from './names.js'
+import { realtimeTable, reportTable, reportTableOf, reportTables } from './report-table.js'
 import { metadata, realtimeReport, report, reports } from './resources.js'
 import { ANALYTICS_TABLE } from './table.js'
 
@@ -29,14 +31,13 @@ import { ANALYTICS_TABLE } from './table.js'
  * the body's fields. Names are checked against the property before a report is run.
  */
 
-const STRINGS =
-  'Every value in the answer is a string, numbers included; metricHeaders give each metric’s type.'
+const TABLE =
+  'The answer is a table: each row holds the values of dimensions, then of metrics (numbers; each metric’s type says its unit: integer, float, seconds, currency...); rowCount counts the rows of the whole report.'
 const NAMES =
   'Dimension and metric names are the property’s own (get_metadata lists them; custom ones look like customEvent:plan_name); an unknown name is refused with the nearest valid ones.'
 const COMPATIBILITY =
   'Not every dimension goes with every metric: item fields (itemName, itemCategory, itemsViewed, itemsPurchased, itemRevenue) only with item metrics and session-level dimensions such as date or country; event-scoped custom dimensions (customEvent:...) not with user or session metrics (activeUsers, sessions, engagementRate...). The provider names the field to remove.'
-const PAGING =
-  'rowCount is the number of rows in the whole report; a call returns at most limit rows from offset (provider default 10,000 rows: ask for fewer, such as 100, and call again with offset + limit while below rowCount). An empty report has no rows.'
+const PAGING = `${LIMITS.defaultRows} rows by default (limit, up to ${LIMITS.rows.toLocaleString('en')}): when the answer has nextOffset, call again with it as offset for the next page.`
 const DELAY =
   'Data for today and yesterday may still be incomplete: processing takes up to a day or two.'
 const PROPERTY =
@@ -56,9 +57,7 @@ const reportFields = () => ({
   dimensionFilter: dimensionFilter().optional(),
   metricFilter: metricFilter().optional(),
   offset: offset().optional(),
-  limit: limit()
-    .optional()
-    .describe('Rows per call, 1 to 250,000 (provider default 10,000); page with offset.'),
+  limit: limit().default(LIMITS.defaultRows).describe('Rows per call, 1 to 250,000.'),
   metricAggregations: metricAggregations().optional(),
   orderBys: orderBys().optional(),
   keepEmptyRows: flag('keepEmptyRows')
@@ -124,7 +123,7 @@ function realtimeFields() {
     metrics,
     dimensionFilter,
     metricFilter,
-    limit: limit().optional().describe('At most this many rows, 1 to 250,000 (default 10,000).'),
+    limit: limit().default(LIMITS.defaultRows).describe('At most this many rows, 1 to 250,000.'),
     metricAggregations,
     orderBys,
     minuteRanges: minuteRanges().optional(),
@@ -138,13 +137,14 @@ export const runRealtimeReport = defineTool(ANALYTICS_TABLE.run_realtime_report,
     'Report on the last 30 minutes of a property: who is on the site and what they do, by minute (minutesAgo, 00 is this minute), place, device, page or event.',
     `Dimensions: ${REALTIME_NAMES.dimensions.join(', ')} (and customUser: dimensions); metrics: ${REALTIME_NAMES.metrics.join(', ')}. Core names such as date or sessions do not exist here.`,
     'minuteRanges picks minutes within the last 30 (two at most); without it, all 30. The values change from one minute to the next.',
-    STRINGS,
-    'rowCount is the number of rows in the whole report; limit caps the rows returned (no offset in realtime).',
+    TABLE,
+    `limit caps the rows returned (${LIMITS.defaultRows} by default; no offset in realtime).`,
   ].join(' '),
   input: realtimeFields(),
   check: checkReport,
   query: [],
-  output: realtimeReport,
+  output: realtimeTable,
+  answer: { schema: realtimeReport, present: (answer) => reportTableOf(answer) },
   // Realtime names are the API's fixed set: checked here, with no upstream call.
   preflight: async (args) => {
     const used = [
@@ -169,7 +169,7 @@ export const runReport = defineTool(ANALYTICS_TABLE.run_report, {
     DELAY,
     NAMES,
     COMPATIBILITY,
-    STRINGS,
+    TABLE,
     'Rows come largest first by the first metric unless orderBys says otherwise.',
     PAGING,
     USERS_ONCE,
@@ -177,28 +177,31 @@ export const runReport = defineTool(ANALYTICS_TABLE.run_report, {
   input: { propertiesId: propertiesId(), ...reportFields() },
   check: checkReport,
   query: [],
-  output: report,
+  output: reportTable,
+  answer: { schema: report, present: (answer, args) => reportTableOf(answer, args.offset ?? 0) },
   preflight: (args, provider) => checkNames(provider, args.propertiesId, [args]),
 })
 
-const reportRequest = z
-  .strictObject(reportFields(), {
-    error: objectError(
-      'a report request',
-      '{"dateRanges": [{"startDate": "7daysAgo", "endDate": "yesterday"}], "metrics": [{"name": "sessions"}]}',
-    ),
-  })
-  .superRefine(checkReport)
+/** A request of run_reports: run_report's fields, which the model reads in run_report's schema. */
+const reportRequest = inBrief(
+  z
+    .strictObject(reportFields(), {
+      error: objectError(
+        'a report request',
+        '{"dateRanges": [{"startDate": "7daysAgo", "endDate": "yesterday"}], "metrics": [{"name": "sessions"}]}',
+      ),
+    })
+    .superRefine(checkReport)
+    .describe('run_report’s fields, without propertiesId.'),
+)
 
 export const runReports = defineTool(ANALYTICS_TABLE.run_reports, {
   title: 'Run several reports at once',
   description: [
-    `Run 1 to ${LIMITS.batch} reports on one property in one call; each request takes run_report’s fields (without propertiesId) and is answered as run_report would, in order.`,
+    `Run 1 to ${LIMITS.batch} reports on one property in one call; each request takes run_report’s fields (without propertiesId) and is answered as run_report would, a table in reports, in order.`,
     'Useful to compare slices side by side, such as traffic by channel and by country over the same dates.',
     'A wrong request fails the whole call, and the message says which (requests[N]).',
-    NAMES,
-    STRINGS,
-    PAGING,
+    `Each report gives ${LIMITS.defaultRows} rows by default; one with nextOffset goes on from it as that request’s offset.`,
   ].join(' '),
   input: {
     propertiesId: propertiesId(),
@@ -215,7 +218,15 @@ export const runReports = defineTool(ANALYTICS_TABLE.run_reports, {
       ),
   },
   query: [],
-  output: reports,
+  output: reportTables,
+  answer: {
+    schema: reports,
+    present: (answer, args) => ({
+      reports: (answer.reports ?? []).map((one, i) =>
+        reportTableOf(one, args.requests[i]?.offset ?? 0),
+      ),
+    }),
+  },
   preflight: (args, provider) =>
     checkNames(
       provider,

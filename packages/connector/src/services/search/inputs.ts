@@ -9,7 +9,8 @@ import { isOnSite, siteCovers, siteUrlProblem, urlProblem } from './sites.js'
  * JSON Schema a model sees is exactly what validates, and the provider gets what was sent.
  */
 
-const ROW_LIMIT = { default: 1000, max: 25_000 }
+/** The provider's own default page is 1,000 rows, too many for a conversation (DESIGN §5.1). */
+export const ROW_LIMIT = { default: 100, max: 25_000 }
 export const DIMENSIONS = [
   'query',
   'page',
@@ -106,7 +107,7 @@ export const filter = z
       expression: requiredString('expression', 'the value to compare with')
         .min(1, { error: 'expression must not be empty: give the value to compare with' })
         .max(EXPRESSION_MAX, { error: `expression must be at most ${EXPRESSION_MAX} characters` })
-        .describe('The value to compare with, or the regular expression.'),
+        .describe('The value to compare with (a page as its full URL), or the regular expression.'),
     },
     {
       error: (issue) =>
@@ -116,10 +117,24 @@ export const filter = z
     },
   )
   .superRefine((f, ctx) => {
-    if (f.operator !== 'includingRegex' && f.operator !== 'excludingRegex') return
-    const problem = re2Problem(f.expression)
+    const regex = f.operator === 'includingRegex' || f.operator === 'excludingRegex'
+    const problem =
+      (regex && re2Problem(f.expression)) || (f.dimension === 'page' && pagePathProblem(f))
     if (problem) ctx.addIssue({ code: 'custom', path: ['expression'], message: problem })
   })
+
+/**
+ * A page compared as a path (`/blog/`), as the tables show a page under their pageOrigin, would
+ * silently match nothing: the provider compares full URLs. Said with the fix instead.
+ */
+function pagePathProblem(f: { operator?: string; expression: string }): string | undefined {
+  const whole = (f.operator ?? 'equals') === 'equals' || f.operator === 'notEquals'
+  if (whole && f.expression.startsWith('/'))
+    return `page values are full URLs: give pageOrigin followed by "${f.expression.slice(0, 100)}", such as https://www.example.com${f.expression.slice(0, 100)}, or use operator contains`
+  if (/Regex$/.test(f.operator ?? '') && f.expression.startsWith('^/'))
+    return 'page values are full URLs, so ^/ never matches: anchor the pattern on the whole URL (^https://www\\.example\\.com/blog/) or drop the ^'
+  return undefined
+}
 
 export const filterGroup = z.strictObject(
   {

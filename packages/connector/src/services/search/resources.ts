@@ -118,48 +118,27 @@ export const inspection = z
   .describe('What Google’s index knows of the URL.')
 
 const analyticsRow = z.looseObject({
-  keys: z
-    .array(z.string())
-    .optional()
-    .describe('The values of the requested dimensions, in their order; absent without dimensions.'),
-  clicks: z.number().describe('Clicks from search results.'),
-  impressions: z.number().describe('Times a result of the site was shown.'),
-  ctr: z
-    .number()
-    .describe(
-      'Click-through rate as a fraction from 0 to 1 (clicks / impressions), not a percentage.',
-    ),
-  position: z
-    .number()
-    .describe('Average position, impression-weighted; 1 is the top, lower is better.'),
+  keys: z.array(z.string()).optional(),
+  clicks: z.number(),
+  impressions: z.number(),
+  ctr: z.number(),
+  position: z.number(),
 })
 
-export const analyticsAnswer = z
-  .looseObject({
-    rows: z
-      .array(analyticsRow)
-      .optional()
-      .describe(
-        'Sorted by clicks, highest first. Absent when there is no data (or no more pages).',
-      ),
-    responseAggregationType: z
-      .string()
-      .optional()
-      .describe('How the data was counted: byProperty, byPage, ...'),
-    metadata: z
-      .looseObject({
-        first_incomplete_date: z
-          .string()
-          .optional()
-          .describe('From this day on, data is still changing.'),
-        first_incomplete_hour: z
-          .string()
-          .optional()
-          .describe('From this hour on, data is still changing.'),
-      })
-      .optional(),
-  })
-  .describe('Search performance rows.')
+/**
+ * searchanalytics.query's answer, which the tool gives the model as a table
+ * (performance-table.ts): rows sorted by clicks, none when there is no data.
+ */
+export const searchAnalyticsAnswer = z.looseObject({
+  rows: z.array(analyticsRow).optional(),
+  responseAggregationType: z.string().optional(),
+  metadata: z
+    .looseObject({
+      firstIncompleteDate: z.string().optional(),
+      firstIncompleteHour: z.string().optional(),
+    })
+    .optional(),
+})
 
 /**
  * submit_sitemap: the provider answers 204 without a body. The result is what was submitted,

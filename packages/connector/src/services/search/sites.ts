@@ -64,8 +64,11 @@ export function siteCovers(siteUrl: string): string {
 
 /** A URL field of a site's: what is wrong with it, or undefined. */
 export function urlProblem(field: string, value: string): string | undefined {
-  if (!httpUrl(value))
-    return `${field} must be a full http or https URL, such as https://www.example.com/page; got "${value.slice(0, 80)}"`
+  if (!httpUrl(value)) {
+    // A page as a search table shows it, after its pageOrigin.
+    const path = value.startsWith('/') ? ': put the table’s pageOrigin before a path' : ''
+    return `${field} must be a full http or https URL, such as https://www.example.com/page; got "${value.slice(0, 80)}"${path}`
+  }
   if (/\p{Cc}|\s/u.test(value))
     return `${field} cannot contain spaces or control characters: percent-encode them`
   return undefined

@@ -10,17 +10,19 @@ import {
   oneOf,
   onSiteCheck,
   pageUrl,
+  ROW_LIMIT,
   rowLimit,
   SEARCH_TYPES,
   siteUrl,
   startRow,
 } from './inputs.js'
+import { performanceTable, performanceTableOf } from './performance-table.js'
 import {
-  analyticsAnswer,
   inspection,
   site,
   sitemapsList,
   sitesList,
+  searchAnalyticsAnswer,
   submittedSitemap,
 } from './resources.js'
 import { SEARCH_TABLE } from './table.js'
@@ -109,21 +111,16 @@ export const listSites = defineTool(SEARCH_TABLE.list_sites, {
   output: sitesList,
 })
 
-const DATA_DELAY =
-  'Data is final only up to about 3 days ago: the default dataState "final" leaves the last 2-3 days out; "all" includes fresh data that may still change (metadata.first_incomplete_date says from when), "hourly_all" is needed for the hour dimension (the last 10 days only).'
-
 export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analytics, {
   title: 'Query search performance',
   description: [
-    'Clicks, impressions, click-through rate and average position of a site in Google Search over a date range, grouped by dimensions (query, page, country, device, searchAppearance, date, hour) and filtered.',
-    'startDate and endDate are YYYY-MM-DD in Pacific Time, both included; data goes back 16 months.',
-    DATA_DELAY,
-    'Each row has keys (the values of the dimensions, in the order asked), clicks, impressions, ctr (a fraction from 0 to 1, not a percentage: 0.05 is 5%) and position (the average position, impression-weighted; 1 is the top, lower is better). Without dimensions the one row is the totals.',
-    'Rows come sorted by clicks, highest first. Paging: at most rowLimit rows (1 to 25,000, default 1,000) from startRow (counting from 0); for the next page call again with startRow increased by rowLimit, until an answer has no rows. An answer without rows means no data.',
-    'dimensionFilterGroups: groups of filters that must all match, each comparing query, page, country (ISO 3166-1 alpha-3 in lowercase, such as usa), device (DESKTOP, MOBILE, TABLET) or searchAppearance with equals (default), notEquals, contains, notContains (ignoring case), includingRegex or excludingRegex (RE2: no lookaround, no backreferences). Filtering by a dimension does not need grouping by it.',
-    'searchAppearance is grouped alone: to break one appearance down, filter by it and group by other dimensions.',
-    'type is the search surface: web (default), image, video, news, discover, googleNews; discover and googleNews have no queries.',
-    'aggregationType: auto (default) counts by page when grouping or filtering by page, else by property; byProperty cannot be used with page; byNewsShowcasePanel needs type discover or googleNews and a filter searchAppearance equals NEWS_SHOWCASE.',
+    'Clicks, impressions, click-through rate and average position of a site in Google Search over a date range, grouped by dimensions and filtered.',
+    'startDate and endDate are YYYY-MM-DD in Pacific Time, both included; data goes back 16 months and is final up to about 3 days ago (dataState).',
+    'The answer is a table: each row holds the values of dimensions (as asked), then of metrics: clicks, impressions, ctr (a fraction: 0.05 is 5%) and position (average, impression-weighted; 1 is the top).',
+    'Rows come by clicks, highest first; without dimensions the one row is the totals; no rows means no data.',
+    'Pages starting with "/" are paths on pageOrigin: filters and inspect_url take the full URL.',
+    `${ROW_LIMIT.default} rows by default (rowLimit, up to ${ROW_LIMIT.max.toLocaleString('en')}): when the answer has nextStartRow, call again with it as startRow for the next page.`,
+    'Filtering by a dimension does not need grouping by it. searchAppearance is grouped alone: to break one appearance down, filter by it and group by the others.',
     SITES,
   ].join(' '),
   input: {
@@ -138,10 +135,14 @@ export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analyti
       })
       .max(DIMENSIONS.length, { error: 'dimensions can name each dimension once' })
       .optional()
-      .describe('Group by these, in this order (each row’s keys follow it). Omit for totals.'),
+      .describe(
+        'Group by these, in this order (each row’s first values follow it); hour needs dataState hourly_all. Omit for totals.',
+      ),
     type: oneOf('type', SEARCH_TYPES)
       .optional()
-      .describe('Search surface: web (default), image, video, news, discover or googleNews.'),
+      .describe(
+        'Search surface: web (default), image, video, news, discover or googleNews (these two have no queries).',
+      ),
     dimensionFilterGroups: z
       .array(filterGroup, { error: 'dimensionFilterGroups must be a list of filter groups' })
       .max(20, { error: 'dimensionFilterGroups holds at most 20 groups' })
@@ -151,15 +152,17 @@ export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analyti
       ),
     aggregationType: oneOf('aggregationType', AGGREGATIONS)
       .optional()
-      .describe('auto (default), byPage, byProperty or byNewsShowcasePanel.'),
-    rowLimit: rowLimit().optional().describe('Rows per answer, 1 to 25,000 (default 1,000).'),
+      .describe(
+        'auto (default: by page when grouping or filtering by page, else by property), byPage, byProperty (not with page) or byNewsShowcasePanel (with type discover or googleNews and a filter searchAppearance equals NEWS_SHOWCASE).',
+      ),
+    rowLimit: rowLimit().default(ROW_LIMIT.default).describe('Rows per answer, 1 to 25,000.'),
     startRow: startRow()
       .optional()
-      .describe('Index of the first row, from 0 (default 0): add rowLimit for the next page.'),
+      .describe('Index of the first row, from 0 (default 0): nextStartRow for the next page.'),
     dataState: oneOf('dataState', DATA_STATES)
       .optional()
       .describe(
-        'final (default: settled data, ends ~3 days ago), all (with fresh data) or hourly_all (for the hour dimension).',
+        'final (default: settled data, ending about 3 days ago), all (with fresh data, still changing from firstIncompleteDate) or hourly_all (for hour: the last 10 days).',
       ),
   },
   check: (args, ctx) => {
@@ -205,7 +208,8 @@ export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analyti
     }
   },
   query: [],
-  output: analyticsAnswer,
+  output: performanceTable,
+  answer: { schema: searchAnalyticsAnswer, present: performanceTableOf },
 })
 
 export const submitSitemap = defineTool(SEARCH_TABLE.submit_sitemap, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { ANALYTICS_TOOLS } from '../../../src/services/analytics/index.js'
 import { pathParamsOf } from '../../../src/services/definition.js'
+import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { SERVICE_TOOLS } from '../../../src/services/tools.js'
 
 /** The seed's tool table for the web-analytics service, in its order. */
@@ -51,8 +51,8 @@ const REQUIRED: Record<string, string[]> = {
 }
 
 const byName = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === name)!
-const inputSchema = (name: string) =>
-  z.toJSONSchema(byName(name).input, { io: 'input', target: 'draft-2020-12' }) as any
+/** The input schema as a model reads it in the listing. */
+const inputSchema = (name: string) => toolJsonSchema(byName(name).input, 'input') as any
 
 describe('analytics tool definitions', () => {
   it('are exactly the seed’s four tools, in its order, with its methods and paths, registered', () => {
@@ -90,47 +90,60 @@ describe('analytics tool definitions', () => {
     expect((input.required ?? []).sort()).toEqual(REQUIRED[name])
     for (const [field, schema] of Object.entries<any>(input.properties))
       expect(schema.description, `${name}.${field}`).toMatch(/\w/)
-    const output = z.toJSONSchema(byName(name).output, {
-      io: 'output',
-      target: 'draft-2020-12',
-    }) as any
+    const output = toolJsonSchema(byName(name).output, 'output')
     expect(output.type).toBe('object')
     expect(byName(name).title).toMatch(/^[A-Z]/)
   })
 
-  it('run_reports takes run_report’s fields for each request', () => {
+  it('run_reports takes run_report’s fields for each request, shown once, in run_report', () => {
     const requests = inputSchema('run_reports').properties.requests
     expect(requests.maxItems).toBe(5)
-    expect(Object.keys(requests.items.properties).sort()).toEqual([...REPORT_FIELDS].sort())
+    expect(requests.items).toEqual({
+      type: 'object',
+      description: 'run_report’s fields, without propertiesId.',
+    })
+    // Shown in brief, still validated in full: each request is run_report's fields, no other.
+    const checked = byName('run_reports').input.safeParse({
+      propertiesId: '1',
+      requests: [{ dateRanges: [{ startDate: 'today', endDate: 'today' }], limit: 0, sort: 1 }],
+    })
+    expect(checked.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual([
+      'requests.0',
+      'requests.0.limit',
+      'requests.0.metrics',
+    ])
   })
 
-  it('filters are one recursive FilterExpression schema', () => {
-    const input = inputSchema('run_report')
-    const ref = input.properties.dimensionFilter.$ref as string
-    expect(ref).toMatch(/^#\/\$defs\//)
-    const expression = input.$defs[ref.split('/').at(-1)!]
-    expect(Object.keys(expression.properties).sort()).toEqual([
+  it('filters: one recursive FilterExpression, told in words, with no $ref a host cannot read', () => {
+    for (const tool of ANALYTICS_TOOLS) {
+      const json = JSON.stringify(inputSchema(tool.name))
+      expect(json).not.toMatch(/\$ref|\$defs|\$schema/)
+    }
+    const { dimensionFilter, metricFilter } = inputSchema('run_report').properties
+    expect(dimensionFilter.type).toBe('object')
+    expect(dimensionFilter.properties).toBeUndefined()
+    for (const kind of [
       'andGroup',
-      'filter',
-      'notExpression',
       'orGroup',
-    ])
-    expect(Object.keys(expression.properties.filter.properties).sort()).toEqual([
-      'betweenFilter',
-      'emptyFilter',
+      'notExpression',
       'fieldName',
+      'stringFilter',
       'inListFilter',
       'numericFilter',
-      'stringFilter',
+      'betweenFilter',
+      'emptyFilter',
     ])
+      expect(dimensionFilter.description).toContain(kind)
+    expect(metricFilter.description).toMatch(/numericFilter or betweenFilter/)
   })
 
   it('the descriptions say what a model needs: paging, relative dates, strings, compatibility, delay', () => {
     const text = byName('run_report').description
     expect(text).toMatch(/rowCount/)
-    expect(text).toMatch(/offset \+ limit/)
+    expect(text).toMatch(/100 rows by default \(limit, up to 250,000\)/)
+    expect(text).toMatch(/nextOffset, call again with it as offset/)
     expect(text).toMatch(/NdaysAgo/)
-    expect(text).toMatch(/string/)
+    expect(text).toMatch(/table/)
     expect(text).toMatch(/customEvent:/)
     expect(text).toMatch(/itemName/)
     expect(text).toMatch(/today and yesterday may still be incomplete/)
@@ -138,6 +151,7 @@ describe('analytics tool definitions', () => {
     expect(byName('run_realtime_report').description).toMatch(/last 30 minutes/)
     expect(byName('run_realtime_report').description).toMatch(/minutesAgo/)
     expect(byName('run_reports').description).toMatch(/1 to 5 reports/)
-    for (const tool of ANALYTICS_TOOLS) expect(tool.description.length).toBeLessThan(2000)
+    for (const tool of ANALYTICS_TOOLS)
+      expect(Buffer.byteLength(tool.description)).toBeLessThanOrEqual(2048)
   })
 })

@@ -22,11 +22,18 @@ function refusal(name: string, args: unknown): string {
     .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
     .join('\n')
 }
-const accepts = (name: string, args: unknown) => {
+const accepts = (name: string, args: Record<string, unknown>) => {
   const result = tool(name).input.safeParse(args)
   expect(result.success, JSON.stringify(result.error?.issues)).toBe(true)
-  // Nothing is transformed: what the model sends is what the provider gets.
-  expect(result.data).toEqual(args)
+  // Nothing is transformed: what the model sends is what the provider gets, with the tool's own
+  // page size (100 rows, the description says) where the model gave none.
+  expect(result.data).toEqual(withPageSize(name, args))
+}
+const withPageSize = (name: string, args: Record<string, unknown>) => {
+  const sized = (report: Record<string, unknown>) => ({ limit: 100, ...report })
+  if (name === 'get_metadata') return args
+  if (name !== 'run_reports') return sized(args)
+  return { ...args, requests: (args.requests as Record<string, unknown>[]).map(sized) }
 }
 
 describe('analytics tool inputs', () => {

@@ -55,8 +55,8 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     await client.close()
   })
 
-  it('get_metadata, then run_report paged with limit and offset: all values strings', async () => {
-    const { call, properties, client } = await analyst(era)
+  it('get_metadata, then run_report: a table of the provider’s rows, numbers by type, paged with nextOffset', async () => {
+    const { call, properties, client, person } = await analyst(era)
     const metadata = structured(
       'get_metadata',
       await call('get_metadata', { propertiesId: properties[0] }),
@@ -72,20 +72,62 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
       orderBys: [{ dimension: { dimensionName: 'date' } }],
       limit: 30,
     }
-    const first = structured('run_report', await call('run_report', args))
-    expect(first.kind).toBe('analyticsData#runReport')
+    const report = (more: Record<string, unknown>) =>
+      call('run_report', { ...args, ...more }).then((result) => structured('run_report', result))
+    const first = await report({})
+    expect(first.dimensions).toEqual(['date', 'deviceCategory'])
+    expect(first.metrics).toEqual([
+      { name: 'activeUsers', type: 'integer' },
+      { name: 'engagementRate', type: 'float' },
+    ])
     expect(first.rows).toHaveLength(30)
-    const second = structured('run_report', await call('run_report', { ...args, offset: 30 }))
+    expect(first.nextOffset).toBe(30)
+    expect(first.metadata).toEqual({
+      currencyCode: expect.any(String),
+      timeZone: expect.any(String),
+    })
+    const second = await report({ offset: first.nextOffset })
     expect(second.rowCount).toBe(first.rowCount)
-    const all = structured('run_report', await call('run_report', { ...args, limit: 1000 }))
+    expect(second.nextOffset).toBe(60)
+    const all = await report({ limit: 1000 })
+    expect(all.nextOffset).toBeUndefined()
     expect([...first.rows, ...second.rows]).toEqual(all.rows.slice(0, 60))
-    for (const row of all.rows)
-      for (const { value } of [...row.dimensionValues, ...row.metricValues])
-        expect(typeof value).toBe('string')
+
+    // Row for row the provider's own answer: the dimensions its text, the metrics numbers, a
+    // rate to four significant digits.
+    const { propertiesId, ...body } = { ...args, limit: 1000 }
+    const provider = await tools.providerAnswer(
+      person,
+      `/analytics/v1/properties/${propertiesId}/report`,
+      body,
+    )
+    expect(all.rowCount).toBe(provider.rowCount)
+    expect(all.rows).toEqual(
+      provider.rows.map((row: any) => [
+        ...row.dimensionValues.map((v: { value: string }) => v.value),
+        Number(row.metricValues[0].value),
+        Number(Number(row.metricValues[1].value).toPrecision(4)),
+      ]),
+    )
+
+    // Left to the tool: 100 rows, the next page named; totals kept as rows of their own.
+    const { propertiesId: id, dateRanges, dimensions, metrics } = args
+    const sized = structured(
+      'run_report',
+      await call('run_report', {
+        ...{ propertiesId: id, dateRanges, dimensions, metrics },
+        metricAggregations: ['TOTAL'],
+      }),
+    )
+    expect(sized.rows).toHaveLength(Math.min(100, sized.rowCount))
+    if (sized.rowCount > 100) expect(sized.nextOffset).toBe(100)
+    expect(sized.totals).toHaveLength(1)
+    expect(sized.totals[0].slice(0, 2)).toEqual(['RESERVED_TOTAL', 'RESERVED_TOTAL'])
+    expect(typeof sized.totals[0][2]).toBe('number')
     await client.close()
   })
 
-  it('run_realtime_report and run_reports', async () => {
+  it('run_realtime_report and run_reports: tables, one per report', async () => {
     const { call, properties, client } = await analyst(era)
     const realtime = structured(
       'run_realtime_report',
@@ -96,8 +138,14 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
         minuteRanges: [{ startMinutesAgo: 9, endMinutesAgo: 0 }],
       }),
     )
-    expect(realtime.kind).toBe('analyticsData#runRealtimeReport')
+    expect(realtime.dimensions).toEqual(['minutesAgo'])
+    expect(realtime.metrics).toEqual([{ name: 'activeUsers', type: 'integer' }])
     expect(realtime.rowCount).toBe(10)
+    expect(realtime.nextOffset).toBeUndefined()
+    for (const [minute, users] of realtime.rows) {
+      expect(minute).toMatch(/^0\d$/)
+      expect(typeof users).toBe('number')
+    }
 
     const batch = structured(
       'run_reports',
@@ -114,16 +162,20 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
             dateRanges: LAST_WEEK,
             dimensions: [{ name: 'sessionDefaultChannelGroup' }],
             metrics: [{ name: 'sessions' }],
+            offset: 1,
           },
         ],
       }),
     )
-    expect(batch.kind).toBe('analyticsData#batchRunReports')
-    expect(batch.reports.map((r: any) => r.dimensionHeaders[0].name)).toEqual([
-      'country',
-      'sessionDefaultChannelGroup',
+    expect(batch.reports.map((r: any) => r.dimensions)).toEqual([
+      ['country'],
+      ['sessionDefaultChannelGroup'],
     ])
-    expect(batch.reports[0].rows).toHaveLength(3)
+    const [countries, channels] = batch.reports
+    expect(countries.rows).toHaveLength(3)
+    expect(countries.nextOffset).toBe(3)
+    expect(channels.rows).toHaveLength(channels.rowCount - 1)
+    expect(channels.nextOffset).toBeUndefined()
     await client.close()
   })
 

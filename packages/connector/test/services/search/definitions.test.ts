@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { pathParamsOf } from '../../../src/services/definition.js'
+import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { SERVICE_TOOLS } from '../../../src/services/tools.js'
 
@@ -97,16 +97,21 @@ describe('search tool definitions', () => {
       expect([...t.query]).toEqual(want.query)
       expect(Object.keys(t.input.shape)).toEqual(want.fields)
       for (const name of pathParamsOf(t.path)) expect(want.fields).toContain(name)
-      const schema = z.toJSONSchema(t.input, { io: 'input' }) as {
+      const schema = toolJsonSchema(t.input, 'input') as {
         required?: string[]
         additionalProperties?: boolean
       }
       expect(schema.required ?? []).toEqual(want.required)
       expect(schema.additionalProperties).toBe(false)
-      expect(z.toJSONSchema(t.output, { io: 'output' })).toMatchObject({ type: 'object' })
+      expect(toolJsonSchema(t.output, 'output')).toMatchObject({ type: 'object' })
     }
-    const query = z.toJSONSchema(tool('query_search_analytics').input, { io: 'input' }) as any
-    expect(query.properties.rowLimit).toMatchObject({ type: 'integer', minimum: 1, maximum: 25000 })
+    const query = toolJsonSchema(tool('query_search_analytics').input, 'input') as any
+    expect(query.properties.rowLimit).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 25000,
+      default: 100,
+    })
     expect(query.properties.startRow).toMatchObject({ type: 'integer', minimum: 0 })
     expect(query.properties.type.enum).toEqual([
       'web',
@@ -132,12 +137,17 @@ describe('search tool definitions', () => {
       'sc-domain:example.com',
       'ends with "/"',
       'about 3 days ago',
-      'a fraction from 0 to 1, not a percentage',
+      'a fraction: 0.05 is 5%',
       'impression-weighted',
-      'startRow increased by rowLimit',
-      'RE2',
+      'paths on pageOrigin',
+      '100 rows by default (rowLimit, up to 25,000)',
+      'call again with it as startRow',
     ])
       expect(text).toContain(words)
+    // The filters' rules are in the fields they concern.
+    const input = JSON.stringify(toolJsonSchema(tool('query_search_analytics').input, 'input'))
+    for (const words of ['RE2', 'alpha-3', 'DESKTOP', 'byProperty (not with page)', 'hourly_all'])
+      expect(input).toContain(words)
     expect(tool('list_sites').description).toContain('unchanged')
     expect(tool('submit_sitemap').description).toContain('only after they approve')
   })
@@ -176,7 +186,7 @@ describe('search tool inputs: refused before anything is sent, saying what to ch
     [
       'inspect_url',
       { siteUrl: SITE, inspectionUrl: '/relative' },
-      /inspectionUrl must be a full http or https URL/,
+      /inspectionUrl must be a full http or https URL, .*: put the table’s pageOrigin before a path/,
     ],
     ['inspect_url', { siteUrl: SITE, inspectionUrl: SITE, languageCode: 'english' }, /BCP-47/],
     [
@@ -245,6 +255,24 @@ describe('search tool inputs: refused before anything is sent, saying what to ch
       /rowLimit must be a whole number from 1 to 25000/,
     ],
     ['query_search_analytics', { ...RANGE, startRow: -1 }, /startRow must be 0 or more/],
+    [
+      'query_search_analytics',
+      {
+        ...RANGE,
+        dimensionFilterGroups: [{ filters: [{ dimension: 'page', expression: '/blog/' }] }],
+      },
+      /page values are full URLs: give pageOrigin followed by "\/blog\/", such as https:\/\/www\.example\.com\/blog\/, or use operator contains/,
+    ],
+    [
+      'query_search_analytics',
+      {
+        ...RANGE,
+        dimensionFilterGroups: [
+          { filters: [{ dimension: 'page', operator: 'includingRegex', expression: '^/blog/' }] },
+        ],
+      },
+      /page values are full URLs, so \^\/ never matches/,
+    ],
     [
       'query_search_analytics',
       { ...RANGE, aggregationType: 'byProperty', dimensions: ['page'] },
@@ -326,8 +354,10 @@ describe('search tool inputs: refused before anything is sent, saying what to ch
     const ok = (name: string, args: Record<string, unknown>) => {
       const parsed = tool(name).input.safeParse(args)
       expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
-      // No transform: what validates is what is sent.
-      expect(parsed.data).toEqual(args)
+      // No transform: what validates is what is sent, with the tool's own page size where none
+      // is given (the description says 100 rows).
+      const sized = name === 'query_search_analytics' ? { rowLimit: 100, ...args } : args
+      expect(parsed.data).toEqual(sized)
     }
     ok('list_sites', {})
     ok('get_site', { siteUrl: 'sc-domain:example.com' })
@@ -352,6 +382,8 @@ describe('search tool inputs: refused before anything is sent, saying what to ch
           filters: [
             { dimension: 'country', expression: 'usa' },
             { dimension: 'query', operator: 'includingRegex', expression: '(?i)^(best|top) ' },
+            { dimension: 'page', operator: 'contains', expression: '/blog/' },
+            { dimension: 'page', expression: 'https://www.example.com/blog/' },
           ],
         },
       ],

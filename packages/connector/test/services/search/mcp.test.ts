@@ -14,6 +14,12 @@ import { serviceTools } from '../../support/service-tools.js'
 const suite = connectorForSuite()
 
 const READS = ['get_site', 'inspect_url', 'list_sitemaps', 'list_sites', 'query_search_analytics']
+const SEARCH_METRICS = [
+  { name: 'clicks', type: 'integer' },
+  { name: 'impressions', type: 'integer' },
+  { name: 'ctr', type: 'float' },
+  { name: 'position', type: 'float' },
+]
 const tools = serviceTools(suite, 'search', 'search')
 const { definition, structured, text, upstreamCalls } = tools
 
@@ -90,8 +96,8 @@ describe.each(ERAS)('the search tools, protocol %s', (era) => {
     await client.close()
   })
 
-  it('query_search_analytics: rows by query and date, paged with startRow', async () => {
-    const { client, call, site } = await newPerson(era)
+  it('query_search_analytics: a table of the provider’s rows, rounded, paged with nextStartRow', async () => {
+    const { client, call, site, person } = await newPerson(era)
     const today = pacificNow().day
     const args = {
       siteUrl: site,
@@ -103,23 +109,39 @@ describe.each(ERAS)('the search tools, protocol %s', (era) => {
       ],
       rowLimit: 50,
     }
-    const first = structured('query_search_analytics', await call('query_search_analytics', args))
-    const second = structured(
-      'query_search_analytics',
-      await call('query_search_analytics', { ...args, startRow: 50 }),
-    )
-    const both = structured(
-      'query_search_analytics',
-      await call('query_search_analytics', { ...args, rowLimit: 100 }),
-    )
+    const query = (more: Record<string, unknown>) =>
+      call('query_search_analytics', { ...args, ...more }).then((result) =>
+        structured('query_search_analytics', result),
+      )
+    const first = await query({})
+    expect(first.dimensions).toEqual(['query', 'date'])
+    expect(first.metrics).toEqual(SEARCH_METRICS)
     expect(first.rows).toHaveLength(50)
-    expect([...first.rows, ...second.rows]).toEqual(both.rows)
+    expect(first.nextStartRow).toBe(50)
     expect(first.responseAggregationType).toBe('byProperty')
-    for (const row of both.rows) {
-      expect(row.keys).toHaveLength(2)
-      expect(row.ctr).toBe(row.clicks / row.impressions)
-    }
-    const totals = structured(
+    const second = await query({ startRow: first.nextStartRow })
+    const both = await query({ rowLimit: 100 })
+    expect([...first.rows, ...second.rows]).toEqual(both.rows)
+
+    // Row for row the provider's answer to the same query, with ctr to 4 places and position to 1.
+    const { siteUrl, ...body } = { ...args, rowLimit: 100 }
+    const provider = await tools.providerAnswer(
+      person,
+      `/search/v1/sites/${encodeURIComponent(siteUrl)}/search-analytics`,
+      body,
+    )
+    expect(both.rows).toEqual(
+      provider.rows.map((row: any) => [
+        ...row.keys,
+        row.clicks,
+        row.impressions,
+        Math.round(row.ctr * 1e4) / 1e4,
+        Math.round(row.position * 10) / 10,
+      ]),
+    )
+
+    // Without dimensions and without data: the columns, no rows, and no next page.
+    const empty = structured(
       'query_search_analytics',
       await call('query_search_analytics', {
         siteUrl: site,
@@ -127,7 +149,52 @@ describe.each(ERAS)('the search tools, protocol %s', (era) => {
         endDate: '2020-01-31',
       }),
     )
-    expect(totals).toEqual({ responseAggregationType: 'byProperty' })
+    expect(empty).toEqual({
+      dimensions: [],
+      metrics: SEARCH_METRICS,
+      rows: [],
+      responseAggregationType: 'byProperty',
+    })
+    await client.close()
+  })
+
+  it('query_search_analytics by page: the site’s origin said once, pages as paths, 100 rows by default', async () => {
+    const { client, call, site, domain } = await newPerson(era)
+    const today = pacificNow().day
+    const month = { startDate: isoDay(today - 30), endDate: isoDay(today - 3) }
+    const byPage = structured(
+      'query_search_analytics',
+      await call('query_search_analytics', {
+        siteUrl: site,
+        ...month,
+        dimensions: ['query', 'page'],
+      }),
+    )
+    expect(byPage.rows).toHaveLength(100)
+    expect(byPage.nextStartRow).toBe(100)
+    expect(byPage.pageOrigin).toBe(site.slice(0, -1))
+    for (const [, page] of byPage.rows) expect(page).toMatch(/^\/(?!\/)/)
+    // A page as the table shows it goes back into a filter as pageOrigin followed by its path.
+    const [, page] = byPage.rows[0]
+    const one = structured(
+      'query_search_analytics',
+      await call('query_search_analytics', {
+        siteUrl: site,
+        ...month,
+        dimensions: ['page'],
+        dimensionFilterGroups: [
+          { filters: [{ dimension: 'page', expression: byPage.pageOrigin + page }] },
+        ],
+      }),
+    )
+    expect(one.rows.map((row: unknown[]) => row[0])).toEqual([page])
+    // A domain property's pages: each on the origin most of them share, or whole.
+    const onDomain = structured(
+      'query_search_analytics',
+      await call('query_search_analytics', { siteUrl: domain, ...month, dimensions: ['page'] }),
+    )
+    for (const [page] of onDomain.rows)
+      expect(page.startsWith('/') || page.startsWith('http')).toBe(true)
     await client.close()
   })
 

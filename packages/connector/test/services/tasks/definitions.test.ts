@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { pathParamsOf } from '../../../src/services/definition.js'
+import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 
 /** The seed's tool table for the task service, in its order, with its permission table. */
@@ -107,13 +107,13 @@ describe('task tool definitions', () => {
 
   it.each(SEED)('%s: its schemas convert to JSON Schema a model can read', (name) => {
     const tool = byName(name)
-    const input = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as any
+    const input = toolJsonSchema(tool.input, 'input') as any
     expect(input.type).toBe('object')
     expect(input.additionalProperties).toBe(false)
     expect((input.required ?? []).sort()).toEqual([...FIELDS[name]!.required].sort())
     for (const [field, schema] of Object.entries<any>(input.properties))
       expect(schema.description, `${name}.${field}`).toMatch(/\w/)
-    const output = z.toJSONSchema(tool.output, { io: 'output', target: 'draft-2020-12' }) as any
+    const output = toolJsonSchema(tool.output, 'output')
     expect(output.type).toBe('object')
     expect(tool.description.length).toBeLessThan(1000)
     expect(tool.title).toMatch(/^[A-Z]/)

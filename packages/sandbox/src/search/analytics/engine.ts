@@ -24,7 +24,7 @@ export interface Row {
 interface AnalyticsAnswer {
   rows?: Row[]
   responseAggregationType: Exclude<Aggregation, 'auto'>
-  metadata?: { first_incomplete_date?: string; first_incomplete_hour?: string }
+  metadata?: { firstIncompleteDate?: string; firstIncompleteHour?: string }
 }
 
 interface Segment {
@@ -239,7 +239,7 @@ function incompleteness(
 ): AnalyticsAnswer['metadata'] {
   const firstIncomplete = facts.today - FINAL_DELAY_DAYS + 1
   if (!hasRows || q.dataState === 'final' || q.endDay < firstIncomplete) return undefined
-  if (q.dimensions.includes('hour')) return { first_incomplete_hour: hourKey(firstIncomplete, 0) }
-  if (q.dimensions.includes('date')) return { first_incomplete_date: isoDay(firstIncomplete) }
+  if (q.dimensions.includes('hour')) return { firstIncompleteHour: hourKey(firstIncomplete, 0) }
+  if (q.dimensions.includes('date')) return { firstIncompleteDate: isoDay(firstIncomplete) }
   return undefined
 }

@@ -1,0 +1,115 @@
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { CallToolResult, Client } from '@modelcontextprotocol/client'
+import {
+  SERVICE_NAMES,
+  SERVICES,
+  type ServiceName,
+} from '../packages/connector/src/services/catalog.js'
+import { mcpClientWithToken } from '../packages/connector/test/support/mcp-client.js'
+import {
+  defaultQuestions,
+  definitionsRead,
+  rowPage,
+  rowRatio,
+  type Assets,
+  STANDARD_PERSON,
+  tokensOf,
+} from '../packages/connector/test/support/model-budget.js'
+import { stopProcess } from '../packages/connector/test/support/processes.js'
+import { startStack } from './connector-tools.js'
+import { emit } from './stats.js'
+
+/**
+ * The model budget of DESIGN §5.1, in o200k tokens, through the compiled connector and sandbox
+ * and the MCP SDK's own client, as the sandbox's standard person: what a model reads of each
+ * service's tools, the answers to the first questions a person asks, and full pages of rows
+ * against the provider's own JSON. Counts, not times: the suite asserts the same figures
+ * (packages/connector/test/services/model-budget.test.ts).
+ */
+
+export async function benchModelBudget(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-budget-'))
+  const children: ChildProcess[] = []
+  const clients: Client[] = []
+  try {
+    const { sandbox, flow } = await startStack(children, dataDir)
+    const connect = async (service: ServiceName) => {
+      const { tokens } = await flow.connect({ service, person: flow.person(STANDARD_PERSON) })
+      const { client } = await mcpClientWithToken(
+        flow.resource(service),
+        tokens.access_token,
+        '2026-07-28',
+      )
+      clients.push(client)
+      return client
+    }
+    const sandboxJson = async <T>(path: string, init: RequestInit = {}) =>
+      (await (await fetch(`${sandbox.url}${path}`, init)).json()) as T
+    const providerAnswer = async (scope: string, path: string, body: unknown) => {
+      const { access_token: token } = await sandboxJson<{ access_token: string }>(
+        '/_sandbox/tokens',
+        post({ user: STANDARD_PERSON, scopes: [scope] }),
+      )
+      return sandboxJson<unknown>(path, post(body, token))
+    }
+    const assets = await sandboxJson<Assets>(`/_sandbox/users/${STANDARD_PERSON}`)
+
+    const services: Partial<Record<ServiceName, Client>> = {}
+    let longest = 0
+    for (const service of SERVICE_NAMES) {
+      const client = (services[service] = await connect(service))
+      const read = await definitionsRead(client)
+      emit(`model_tokens_definitions_${service}`, read.tokens, 'tokens')
+      longest = Math.max(longest, read.longestDescriptionBytes)
+    }
+    emit('model_description_bytes_max', longest, 'bytes')
+
+    const search = services.search!
+    const analytics = services.analytics!
+    const [site] = assets.sites
+    const [property] = assets.properties
+    emit(
+      'model_tokens_default_search_query',
+      tokensOf(await structured(search, 'query_search_analytics', defaultQuestions.search(site!))),
+      'tokens',
+    )
+    emit(
+      'model_tokens_default_report',
+      tokensOf(await structured(analytics, 'run_report', defaultQuestions.report(property!))),
+      'tokens',
+    )
+    for (const [service, figure] of [
+      ['search', 'model_row_ratio_search'],
+      ['analytics', 'model_row_ratio_report'],
+    ] as const) {
+      const page = rowPage(service, assets)
+      const table = await structured(services[service]!, page.tool, page.args)
+      const provider = await providerAnswer(SERVICES[service].readScope, page.path, page.body)
+      emit(figure, rowRatio(table, provider), 'ratio')
+    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close()))
+    await Promise.all(children.map(stopProcess))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** A tool's structured result, which must be a success. */
+async function structured(client: Client, name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+  if (result.isError || !result.structuredContent)
+    throw new Error(`${name}: ${JSON.stringify(result.content).slice(0, 300)}`)
+  return result.structuredContent
+}
+
+const post = (body: unknown, token?: string): RequestInit => ({
+  method: 'POST',
+  headers: {
+    'content-type': 'application/json',
+    ...(token && { authorization: `Bearer ${token}` }),
+  },
+  body: JSON.stringify(body),
+})

@@ -1,0 +1,127 @@
+import type { CallToolResult } from '@modelcontextprotocol/client'
+import { describe, expect, it } from 'vitest'
+import { historyStart, isoDay, pacificNow } from '@countersign/sandbox/testing'
+import { SERVICE_NAMES, type ServiceName } from '../../src/services/catalog.js'
+import { connectorForSuite } from '../support/connector.js'
+import { mcpClientWithToken, structuredResult } from '../support/mcp-client.js'
+import { serviceTools } from '../support/service-tools.js'
+import {
+  defaultQuestions,
+  definitionsRead,
+  MODEL_BUDGET,
+  rowPage,
+  rowRatio,
+  type Assets,
+  STANDARD_PERSON,
+  tokensOf,
+} from '../support/model-budget.js'
+import { SERVICE_TOOLS } from '../../src/services/tools.js'
+
+/**
+ * DESIGN §5.1's budget, as the model reads it through the real MCP client: the tools' definitions,
+ * the first questions a person asks left to the tools' page sizes, and full pages of rows against
+ * the provider's own JSON. Token counts are exact (o200k, gpt-tokenizer); nothing here depends
+ * on the machine's speed. `npm run bench` prints the same figures.
+ */
+
+const suite = connectorForSuite()
+
+async function connected(service: ServiceName) {
+  const person = suite.person(STANDARD_PERSON)
+  const { tokens } = await suite.connect({ service, person })
+  const { client } = await mcpClientWithToken(
+    suite.resource(service),
+    tokens.access_token,
+    '2026-07-28',
+  )
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult
+    const definition = SERVICE_TOOLS[service].find((tool) => tool.name === name)!
+    return structuredResult(definition, result)
+  }
+  return { client, call, person }
+}
+
+async function assets(): Promise<Assets> {
+  const { body } = await suite.sandboxRequest('GET', `/_sandbox/users/${STANDARD_PERSON}`)
+  return body
+}
+
+describe('what a model reads, within its budget', () => {
+  it('the definitions: each service and all three, and every description within 2 KB', async () => {
+    let all = 0
+    for (const service of SERVICE_NAMES) {
+      const { client } = await connected(service)
+      const read = await definitionsRead(client)
+      expect(read.tokens, service).toBeLessThanOrEqual(MODEL_BUDGET.definitions[service])
+      expect(read.longestDescriptionBytes, service).toBeLessThanOrEqual(
+        MODEL_BUDGET.descriptionBytes,
+      )
+      all += read.tokens
+      await client.close()
+    }
+    expect(all).toBeLessThanOrEqual(MODEL_BUDGET.allDefinitions)
+  })
+
+  it('"my top queries and pages last month": one page that fits, and the way to the next', async () => {
+    const { client, call } = await connected('search')
+    const [site] = (await assets()).sites
+    const table = await call('query_search_analytics', defaultQuestions.search(site!))
+    expect(tokensOf(table)).toBeLessThanOrEqual(MODEL_BUDGET.defaultAnswer)
+    expect(table.rows).toHaveLength(100)
+    expect(table.nextStartRow).toBe(100)
+    await client.close()
+  })
+
+  it('"my traffic by source last month": one page that fits, and the way to the next', async () => {
+    const { client, call } = await connected('analytics')
+    const [property] = (await assets()).properties
+    const table = await call('run_report', defaultQuestions.report(property!))
+    expect(tokensOf(table)).toBeLessThanOrEqual(MODEL_BUDGET.defaultAnswer)
+    expect(table.rows).toHaveLength(Math.min(100, table.rowCount))
+    expect(table.rowCount).toBeGreaterThan(100)
+    expect(table.nextOffset).toBe(100)
+    await client.close()
+  })
+
+  it.each(['search', 'analytics'] as const)(
+    'a page of %s rows, against the provider’s own JSON of it, within its ratio',
+    async (service) => {
+      const { client, call, person } = await connected(service)
+      const page = rowPage(service, await assets())
+      const table = await call(page.tool, page.args)
+      const provider = await serviceTools(suite, service, 'budget').providerAnswer(
+        person,
+        page.path,
+        page.body,
+      )
+      expect(table.rows).toHaveLength(page.rows)
+      expect(provider.rows).toHaveLength(page.rows)
+      expect(rowRatio(table, provider)).toBeLessThanOrEqual(MODEL_BUDGET.rowRatio[service])
+      await client.close()
+    },
+  )
+
+  it('the provider’s largest page, 25,000 rows, still arrives whole when asked for', async () => {
+    const { client, call } = await connected('search')
+    const [site] = (await assets()).sites
+    const today = pacificNow().day
+    const sixteenMonths = {
+      siteUrl: site!,
+      startDate: isoDay(historyStart(today)),
+      endDate: isoDay(today - 3),
+      dimensions: ['query', 'date'],
+    }
+    const table = await call('query_search_analytics', { ...sixteenMonths, rowLimit: 25_000 })
+    expect(table.rows).toHaveLength(25_000)
+    expect(table.nextStartRow).toBe(25_000)
+    const next = await call('query_search_analytics', {
+      ...sixteenMonths,
+      rowLimit: 1,
+      startRow: 25_000,
+    })
+    expect(next.rows).toHaveLength(1)
+    expect(next.rows[0]).not.toEqual(table.rows.at(-1))
+    await client.close()
+  })
+})

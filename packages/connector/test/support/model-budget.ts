@@ -1,0 +1,106 @@
+import type { Client, Tool } from '@modelcontextprotocol/client'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { historyStart, isoDay, pacificNow } from '@countersign/sandbox/testing'
+
+/**
+ * What a model reads of Countersign, counted as DESIGN §5.1 counts it: o200k tokens of the JSON
+ * a host gives the model (gpt-tokenizer), for the suite's assertions and `npm run bench` alike.
+ * The questions are the first a person asks, as the sandbox's standard person (alice, the
+ * README's) asks them.
+ */
+
+export const MODEL_BUDGET = {
+  /** Name, description and input schema of a service's tools. */
+  definitions: { tasks: 3500, search: 3500, analytics: 4000 },
+  allDefinitions: 10_000,
+  /** Claude Code cuts a tool description at 2 KB. */
+  descriptionBytes: 2048,
+  /** A question that leaves the page size to the tool. */
+  defaultAnswer: 5000,
+  /** A page of rows as the tool gives it, over the provider's own JSON of the same page. */
+  rowRatio: { search: 0.6, analytics: 0.5 },
+} as const
+
+export const STANDARD_PERSON = 'alice'
+
+export const tokensOf = (value: unknown) => countTokens(JSON.stringify(value))
+
+/** What a model reads of one service's tools: each one's name, description and input schema. */
+export async function definitionsRead(client: Client) {
+  const { tools } = await client.listTools()
+  const read = (tool: Tool) =>
+    tokensOf({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })
+  return {
+    tokens: tools.reduce((sum, tool) => sum + read(tool), 0),
+    longestDescriptionBytes: Math.max(...tools.map((t) => Buffer.byteLength(t.description ?? ''))),
+  }
+}
+
+/** The last 28 days of settled search data (Search Console's own "last 28 days"). */
+function last28Days() {
+  const today = pacificNow().day
+  return { startDate: isoDay(today - 30), endDate: isoDay(today - 3) }
+}
+
+const REPORT_METRICS = [{ name: 'activeUsers' }, { name: 'sessions' }, { name: 'engagementRate' }]
+
+/** "My top queries and pages last month", "my traffic by source last month": no page size. */
+export const defaultQuestions = {
+  search: (siteUrl: string) => ({ siteUrl, ...last28Days(), dimensions: ['query', 'page'] }),
+  report: (propertiesId: string) => ({
+    propertiesId,
+    dateRanges: [{ startDate: '28daysAgo', endDate: 'yesterday' }],
+    dimensions: [{ name: 'date' }, { name: 'sessionSource' }],
+    metrics: REPORT_METRICS,
+  }),
+}
+
+/** A person's sites and properties, as the sandbox's control API lists them. */
+export interface Assets {
+  sites: string[]
+  properties: string[]
+}
+
+/**
+ * A full page of rows, to set the tool's rows against the provider's own JSON: 1,000 search rows
+ * of a query and a page (a person of the sandbox has about 480 such pairs, so each is also split
+ * by device), 250 report rows of two dimensions and three metrics. `args` are the tool's, `body`
+ * and `path` the provider's request for the same page (the sandbox's seed dialect).
+ */
+export function rowPage(service: 'search' | 'analytics', { sites, properties }: Assets) {
+  if (service === 'search') {
+    const siteUrl = sites[0]!
+    const today = pacificNow().day
+    const body = {
+      startDate: isoDay(historyStart(today)),
+      endDate: isoDay(today - 3),
+      dimensions: ['query', 'page', 'device'],
+      rowLimit: 1000,
+    }
+    return {
+      tool: 'query_search_analytics',
+      args: { siteUrl, ...body },
+      body,
+      rows: 1000,
+      path: `/search/v1/sites/${encodeURIComponent(siteUrl)}/search-analytics`,
+    }
+  }
+  const propertiesId = properties[0]!
+  const { propertiesId: _property, ...question } = defaultQuestions.report(propertiesId)
+  const body = {
+    ...question,
+    dateRanges: [{ startDate: '90daysAgo', endDate: 'yesterday' }],
+    limit: 250,
+  }
+  return {
+    tool: 'run_report',
+    args: { propertiesId, ...body },
+    body,
+    rows: 250,
+    path: `/analytics/v1/properties/${propertiesId}/report`,
+  }
+}
+
+/** Tokens of the tool's structured result over tokens of the provider's JSON of the same page. */
+export const rowRatio = (structured: unknown, providerAnswer: unknown) =>
+  tokensOf(structured) / tokensOf(providerAnswer)

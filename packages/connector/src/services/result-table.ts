@@ -5,12 +5,12 @@ import { z } from 'zod'
  * §5.1). The columns are named once, dimensions then metrics, each metric with its type; each
  * row is an array of values in that order, numbers as JSON numbers rounded to what a person
  * reads. Each service's table adds what its provider said (paging, aggregation, totals) between
- * the columns and the rows. Measured against the provider's own JSON of the same page, such a row costs about
- * half the tokens (docs/decisions.md, "Results sized for a model").
+ * the columns and the rows. Measured against the provider's own JSON of the same page, such a
+ * row costs about half the tokens (docs/decisions.md, "Results sized for a model").
  */
 
 /** A metric's type, as the analytics API's MetricType without its `TYPE_` prefix. */
-export const METRIC_TYPES =
+const METRIC_TYPES =
   'integer, float, seconds, milliseconds, minutes, hours, standard, currency, feet, miles, meters or kilometers'
 
 /** One value of a row: a dimension's text, a metric's number, or null where none was given. */
@@ -37,10 +37,7 @@ export const tableBody = {
   rows: tableRows('The rows: the dimensions’ values, then the metrics’ values, in that order.'),
 }
 
-export interface MetricColumn {
-  name: string
-  type: string
-}
+export type MetricColumn = z.output<typeof metricColumn>
 
 export type Cell = string | number | null
 

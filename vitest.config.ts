@@ -15,6 +15,7 @@ const THROUGH_THE_PROVIDER = [
   'packages/connector/test/mcp/credential-revoked.test.ts',
   'packages/connector/test/mcp/faults.test.ts',
   'packages/connector/test/mcp/tools.test.ts',
+  'packages/connector/test/mcp/usage-limits.test.ts',
   'packages/connector/test/services/*/mcp.test.ts',
   'packages/connector/test/services/model-budget.test.ts',
   'packages/connector/test/services/*/submit.test.ts',

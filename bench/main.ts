@@ -2,6 +2,7 @@ import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchModelBudget } from './model-budget.js'
+import { benchOutages } from './outages.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
 
@@ -12,3 +13,4 @@ await benchConnectorTools()
 await benchMcpHandler()
 await benchSearch()
 await benchAnalytics()
+await benchOutages()

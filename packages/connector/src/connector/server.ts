@@ -26,7 +26,7 @@ import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/engine.js'
 import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
-import { Upstream, UpstreamApi } from '../upstream/index.js'
+import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import { DEFAULT_RATE_LIMITS, type ConnectorConfig, type RateLimitName } from '../config/config.js'
 import { localOrigin } from '../config/loopback.js'
@@ -43,6 +43,8 @@ export interface ConnectorOptions {
   fetch?: typeof fetch
   /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
   apiDeadlineMs?: number
+  /** The provider breaker's pause and window (tests; 5 s each otherwise). */
+  breaker?: BreakerOptions
   /** How long closing waits for the requests in flight (tests; DRAIN_DEADLINE_MS otherwise). */
   drainDeadlineMs?: number
 }
@@ -213,6 +215,7 @@ function assemble(
     systemQuery: PROFILES[config.upstream.profile].systemQuery,
     log,
     deadlineMs: options.apiDeadlineMs,
+    breaker: options.breaker,
     metrics,
   })
   const audit = new AuditTrail(store)

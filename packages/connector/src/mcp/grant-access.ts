@@ -39,6 +39,11 @@ export class RequestGrant {
   /** The credential's row as read with the token, for the first upstream call only. */
   #read: SealedCredential | undefined
 
+  /** The person, as the provider knows them: whose calls these are (upstream/api/policy.ts). */
+  get person(): string {
+    return this.link.account
+  }
+
   constructor(
     readonly link: GrantLink,
     private readonly upstream: UpstreamTokens,

@@ -30,9 +30,13 @@ export function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true }
 }
 
-/** Without Retry-After, how long to tell a model to wait. */
+/**
+ * Without Retry-After, how long to tell a model to wait: after a limit on the rate, what Google
+ * advises; after the provider failed a call (its retries spent), the connector would try again at
+ * once, and a few seconds is what its breaker pauses for when the provider is down for everyone.
+ */
 const BUSY_RETRY_SECONDS = 30
-const UNAVAILABLE_RETRY_SECONDS = 60
+const UNAVAILABLE_RETRY_SECONDS = 5
 
 /**
  * Arguments the input schema refused: every issue, each naming its field (the schemas' own
@@ -83,13 +87,21 @@ export function upstreamFailure(error: UpstreamApiError, ids: readonly string[])
       return failure(
         `The resource changed since it was read.${said} Read it again, then retry with what it is now.`,
       )
+    case 'quota_exhausted':
+      return failure(
+        `The provider's quota for ${error.quotaPeriod === 'hour' ? 'this hour' : 'today'} is used up.${said} Nothing was done; calls like this will fail until it renews${error.quotaPeriod === 'hour' ? ' within the hour' : ' (Google renews daily quotas at midnight Pacific time)'}. Tell the person; retrying sooner will not help.`,
+      )
+    case 'api_disabled':
+      return failure(
+        'The provider has not enabled this service’s API for the connector, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable the API (for Google, in the Google Cloud project of the connector’s OAuth client).',
+      )
     case 'rate_limited':
       return failure(
-        `The provider is busy (it is limiting the rate of requests); retry in ${error.retryAfterSeconds ?? BUSY_RETRY_SECONDS} seconds.`,
+        `The provider is busy (it is limiting the rate of requests); retry in ${Math.max(1, error.retryAfterSeconds ?? BUSY_RETRY_SECONDS)} seconds.`,
       )
     case 'unavailable':
       return failure(
-        `The provider is unavailable right now; retry in ${error.retryAfterSeconds ?? UNAVAILABLE_RETRY_SECONDS} seconds.`,
+        `The provider is unavailable right now; retry in ${Math.max(1, error.retryAfterSeconds ?? UNAVAILABLE_RETRY_SECONDS)} seconds.`,
       )
     case 'outcome_unknown':
       return failure(

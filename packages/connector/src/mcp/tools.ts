@@ -286,6 +286,8 @@ const UPSTREAM_OUTCOMES: Record<UpstreamApiErrorKind, ToolOutcome> = {
   permission: 'tool_error',
   conflict: 'tool_error',
   rate_limited: 'upstream_error',
+  quota_exhausted: 'upstream_error',
+  api_disabled: 'upstream_error',
   unavailable: 'upstream_error',
   outcome_unknown: 'upstream_error',
   malformed: 'upstream_error',

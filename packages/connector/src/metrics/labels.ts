@@ -114,6 +114,30 @@ export const UPSTREAM_STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'othe
 export const UPSTREAM_NO_ANSWER = ['timeout', 'network', 'circuit_open', 'no_token'] as const
 export type UpstreamNoAnswer = (typeof UPSTREAM_NO_ANSWER)[number]
 
+/**
+ * What a failed call to the provider ended in, by the kind the tool layer acts on
+ * (upstream/api/errors.ts): the provider refused the arguments (`invalid`, `failed_precondition`,
+ * `not_found`, `permission`, `conflict`), limited the rate (`rate_limited`), has used up a quota
+ * for the day or the hour (`quota_exhausted`), has not enabled the service's API for the
+ * connector's client (`api_disabled`), is not available (`unavailable`: 5xx, timeout, network,
+ * calls paused), lost the answer to a change (`outcome_unknown`), or answered what the connector
+ * cannot read (`malformed`).
+ */
+export const UPSTREAM_FAILURE_KINDS = [
+  'invalid',
+  'failed_precondition',
+  'not_found',
+  'permission',
+  'conflict',
+  'rate_limited',
+  'quota_exhausted',
+  'api_disabled',
+  'unavailable',
+  'outcome_unknown',
+  'malformed',
+] as const
+export type UpstreamFailureKind = (typeof UPSTREAM_FAILURE_KINDS)[number]
+
 /** An upstream call's `status` label: its last HTTP status, or why it had none. */
 export type UpstreamStatus = number | UpstreamNoAnswer
 

@@ -11,6 +11,7 @@ import {
   statusLabel,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
+  UPSTREAM_FAILURE_KINDS,
   UPSTREAM_REFRESH_OUTCOMES,
   UPSTREAM_REFRESH_REASONS,
   type ApprovalChannel,
@@ -19,6 +20,7 @@ import {
   type GrantRevocation,
   type RateLimitName,
   type ToolOutcome,
+  type UpstreamFailureKind,
   type UpstreamRefreshOutcome,
   type UpstreamRefreshReason,
   type UpstreamStatus,
@@ -69,6 +71,7 @@ export class UpstreamCallMetrics {
   constructor(
     private readonly service: ServiceName,
     private readonly calls: Counter<'service' | 'status'>,
+    private readonly failures: Counter<'service' | 'kind'>,
     private readonly attempts: Counter.Internal,
     private readonly retries: Counter.Internal,
     private readonly duration: Histogram.Internal<string>,
@@ -77,9 +80,16 @@ export class UpstreamCallMetrics {
   /**
    * One call ended: `status` is its last answer's HTTP status, or why it had none; `attempts` the
    * requests sent (retries, and the one more try after a 401, included); `retries` the requests
-   * sent again after a failure the retry policy retries.
+   * sent again after a failure the retry policy retries; `failure` what a failed call ended in.
    */
-  record(status: UpstreamStatus, attempts: number, retries: number, started: number): void {
+  record(
+    status: UpstreamStatus,
+    attempts: number,
+    retries: number,
+    started: number,
+    failure?: UpstreamFailureKind,
+  ): void {
+    if (failure !== undefined) this.failures.inc({ service: this.service, kind: failure })
     let child = this.#byStatus.get(status)
     if (child === undefined) {
       const label = typeof status === 'number' ? statusLabel(status) : status
@@ -105,6 +115,7 @@ export class Metrics {
   readonly #toolCalls: Counter<'service' | 'tool' | 'outcome'>
   readonly #toolDuration: Histogram<'service' | 'tool'>
   readonly #upstreamCalls: Counter<'service' | 'status'>
+  readonly #upstreamFailures: Counter<'service' | 'kind'>
   readonly #upstreamAttempts: Counter<'service'>
   readonly #upstreamRetries: Counter<'service'>
   readonly #upstreamDuration: Histogram<'service'>
@@ -138,6 +149,12 @@ export class Metrics {
       name: 'countersign_upstream_calls_total',
       help: "Calls to the provider's APIs, by service and the HTTP status of the last answer (or timeout, network, circuit_open, no_token).",
       labelNames: ['service', 'status'],
+      registers,
+    })
+    this.#upstreamFailures = new Counter({
+      name: 'countersign_upstream_failures_total',
+      help: "Calls to the provider's APIs that failed, by service and what they ended in: the provider refusing the arguments, a limit on the rate, a quota used up, an API not enabled, the provider unavailable (5xx, timeout, network, calls paused), a change's answer lost, or an answer not understood.",
+      labelNames: ['service', 'kind'],
       registers,
     })
     this.#upstreamAttempts = new Counter({
@@ -259,9 +276,11 @@ export class Metrics {
     this.#upstreamAttempts.inc({ service }, 0)
     this.#upstreamRetries.inc({ service }, 0)
     this.#upstreamDuration.zero({ service })
+    for (const kind of UPSTREAM_FAILURE_KINDS) this.#upstreamFailures.inc({ service, kind }, 0)
     return new UpstreamCallMetrics(
       service,
       this.#upstreamCalls,
+      this.#upstreamFailures,
       this.#upstreamAttempts.labels(service),
       this.#upstreamRetries.labels(service),
       this.#upstreamDuration.labels(service),

@@ -33,7 +33,6 @@ const fault = (json: Record<string, unknown>) =>
   suite.sandboxRequest('POST', '/_sandbox/faults', { json })
 
 describe('faults under the tools', () => {
-  // First: the faults below open the provider's circuit breaker, after which no call is sent.
   it('a credential revoked at the provider before a change: 401 to reconnect, nothing written', async () => {
     const p = await connected()
     const revoked = await p.person.fetch(

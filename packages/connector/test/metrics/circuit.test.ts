@@ -8,12 +8,17 @@ import { connectorForSuite } from '../support/connector.js'
 import { moved, scrapeExposition, type Exposition } from '../support/prometheus.js'
 
 /**
- * The circuit breaker in the metrics: five failed attempts in a row open it (src/upstream/api/
- * policy.ts), the gauge says so for every service on that provider origin (the sandbox serves
- * all three), and the calls it stops are counted as `circuit_open`, with no request sent.
+ * The provider's circuit breaker in the metrics: when two people's calls each fail twice and
+ * nobody's is answered, it opens (src/upstream/api/policy.ts), the gauge says so for every service
+ * on that provider origin (the sandbox serves all three), the calls it pauses are counted as
+ * `circuit_open` with no request sent, and a probe that is answered closes it.
  */
 
-const suite = connectorForSuite({ connector: { metrics: { port: 0, host: '127.0.0.1' } } })
+const PAUSE_MS = 2_000
+const suite = connectorForSuite({
+  connector: { metrics: { port: 0, host: '127.0.0.1' } },
+  options: { breaker: { pauseMs: PAUSE_MS } },
+})
 const flow = approvalFlow(suite)
 const { seed, upstreamCalls } = taskFixtures(suite)
 
@@ -28,51 +33,66 @@ const circuit = (scraped: Exposition, service: string) =>
       .map((s) => [s.labels.state, s.value]),
   )
 
+const CLOSED = { closed: 1, open: 0, half_open: 0, isolated: 0 }
+const OPEN = { closed: 0, open: 1, half_open: 0, isolated: 0 }
+
+async function person(user: string) {
+  const { tokens } = await flow.connected(user)
+  const { tasklist } = await seed(user, 1)
+  const assistant = await assistantV2(suite.resource('tasks'), tokens.access_token, undefined)
+  return { list: () => assistant.call('list_tasks', { tasklist }), assistant }
+}
+
 describe('the circuit breaker', () => {
-  it('opens after five failed attempts: the gauge says open, and calls are counted circuit_open', async () => {
-    const user = 'circuit-person'
-    const { tokens } = await flow.connected(user)
-    const { tasklist } = await seed(user, 1)
-    const assistant = await assistantV2(suite.resource('tasks'), tokens.access_token, undefined)
+  it('opens when the provider fails everyone: the gauge says open, paused calls are counted circuit_open and not sent, and an answered probe closes it', async () => {
+    const [alice, bob] = [await person('circuit-alice'), await person('circuit-bob')]
     const before = await scrape()
-    for (const service of SERVICE_NAMES)
-      expect(circuit(before, service)).toEqual({ closed: 1, open: 0, half_open: 0, isolated: 0 })
+    for (const service of SERVICE_NAMES) expect(circuit(before, service)).toEqual(CLOSED)
 
     await suite.sandboxRequest('POST', '/_sandbox/faults', {
       json: {
-        match: { method: 'GET', path: suite.providerPath('list_tasks', { tasklist }) },
+        match: { method: 'GET', path: '/tasks/v1/lists/*/tasks' },
         status: 503,
-        retryAfter: 0,
-        times: 10,
+        times: 4 * (1 + MAX_RETRIES),
       },
     })
     const { next } = await upstreamCalls()
-    // 1 + MAX_RETRIES attempts, then one more: the fifth in a row opens the circuit, and the
-    // retry after it is stopped by the breaker.
-    for (let call = 0; call < 3; call++) {
-      const result = await assistant.call('list_tasks', { tasklist })
-      expect(textOf(result)).toMatch(/unavailable|not answering/)
-    }
-    const sent = (await upstreamCalls(next)).calls
-    expect(sent.map((r) => r.status)).toEqual(Array(5).fill(503))
-    await assistant.close()
+    // Each call is tried 1 + MAX_RETRIES times; two people failing twice each open the breaker.
+    for (const { list } of [alice, bob, alice, bob])
+      expect(textOf(await list())).toMatch(/unavailable right now; retry in 5 seconds/)
+    expect((await upstreamCalls(next)).calls.map((r) => r.status)).toEqual(
+      Array(4 * (1 + MAX_RETRIES)).fill(503),
+    )
+    const open = await scrape()
+    for (const service of SERVICE_NAMES) expect(circuit(open, service)).toEqual(OPEN)
 
-    const after = await scrape()
-    for (const service of SERVICE_NAMES)
-      expect(circuit(after, service)).toEqual({ closed: 0, open: 1, half_open: 0, isolated: 0 })
-    expect(moved(before, after, 'countersign_upstream_calls_total')).toEqual({
-      'service=tasks,status=503': 1,
-      'service=tasks,status=circuit_open': 2,
+    // Paused: answered at once, saying when to come back, and nothing is sent.
+    const { next: pausedFrom } = await upstreamCalls()
+    expect(textOf(await alice.list())).toMatch(/unavailable right now; retry in [12] seconds/)
+    expect((await upstreamCalls(pausedFrom)).calls).toEqual([])
+    const paused = await scrape()
+    expect(moved(before, paused, 'countersign_upstream_calls_total')).toEqual({
+      'service=tasks,status=503': 4,
+      'service=tasks,status=circuit_open': 1,
     })
-    expect(moved(before, after, 'countersign_upstream_attempts_total')).toEqual({
-      'service=tasks': 5,
+    expect(moved(before, paused, 'countersign_upstream_failures_total')).toEqual({
+      'kind=unavailable,service=tasks': 5,
     })
-    // The retry the breaker stopped was never sent: it is no retry.
-    expect(moved(before, after, 'countersign_upstream_retries_total')).toEqual({
-      'service=tasks': MAX_RETRIES,
+    expect(moved(before, paused, 'countersign_upstream_attempts_total')).toEqual({
+      'service=tasks': 4 * (1 + MAX_RETRIES),
     })
-    expect(moved(before, after, 'countersign_tool_calls_total')).toEqual({
-      'outcome=upstream_error,service=tasks,tool=list_tasks': 3,
+    expect(moved(before, paused, 'countersign_upstream_retries_total')).toEqual({
+      'service=tasks': 4 * MAX_RETRIES,
     })
+    expect(moved(before, paused, 'countersign_tool_calls_total')).toEqual({
+      'outcome=upstream_error,service=tasks,tool=list_tasks': 5,
+    })
+
+    // After the pause the next call is the probe: answered, it closes the breaker.
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + 100))
+    expect((await bob.list()).isError ?? false).toBe(false)
+    const closed = await scrape()
+    for (const service of SERVICE_NAMES) expect(circuit(closed, service)).toEqual(CLOSED)
+    await Promise.all([alice.assistant.close(), bob.assistant.close()])
   })
 })

@@ -8,6 +8,7 @@ import {
   RATE_LIMIT_NAMES,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
+  UPSTREAM_FAILURE_KINDS,
   UPSTREAM_NO_ANSWER,
   UPSTREAM_REFRESH_OUTCOMES,
   UPSTREAM_REFRESH_REASONS,
@@ -312,6 +313,7 @@ describe('the labels after that session', () => {
     by: GRANT_REVOCATIONS,
     limit: RATE_LIMIT_NAMES,
     reason: UPSTREAM_REFRESH_REASONS,
+    kind: UPSTREAM_FAILURE_KINDS,
   }
 
   it("hold only values of the fixed sets: services, the definitions' tools, outcomes, statuses", () => {

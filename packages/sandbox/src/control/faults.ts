@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { USAGE_LIMIT_REASONS } from '../http/errors.js'
 
 export const faultSpec = z
   .object({
@@ -16,10 +17,21 @@ export const faultSpec = z
     status: z.number().int().min(400).max(599).optional(),
     delayMs: z.number().int().min(0).max(120_000).optional(),
     retryAfter: z.number().int().min(0).max(86_400).optional(),
+    /**
+     * With `status` 403 or 429: a usage limit of Google's, by its reason (http/errors.ts), in
+     * place of the status's usual error.
+     */
+    reason: z.enum(USAGE_LIMIT_REASONS).optional(),
+    /** Each matching request meets the fault with this chance (1 unless told): a random blip. */
+    probability: z.number().gt(0).max(1).optional(),
     /** true: drop the connection without handling the request; "after": handle it, then drop. */
     reset: z.union([z.boolean(), z.literal('after')]).optional(),
   })
   .strict()
+  .refine((spec) => !spec.reason || spec.status === 403 || spec.status === 429, {
+    message: 'a usage limit (reason) is answered with status 403 or 429: give one',
+    path: ['status'],
+  })
 
 type FaultSpec = z.infer<typeof faultSpec>
 
@@ -43,13 +55,17 @@ export class FaultBook {
     })
   }
 
-  /** The first queued fault that matches, used up by this call. */
+  /**
+   * The first queued fault that matches, used up by this call; a fault with a `probability` is
+   * met by each matching request with that chance, and only the requests that meet it count.
+   */
   take(method: string, path: string, dialect: 'seed' | 'google'): FaultSpec | undefined {
     const index = this.faults.findIndex(
       (f) =>
         (!f.match.method || f.match.method.toUpperCase() === method.toUpperCase()) &&
         (!f.match.path || (f.pathPattern ? f.pathPattern.test(path) : f.match.path === path)) &&
-        (!f.match.dialect || f.match.dialect === dialect),
+        (!f.match.dialect || f.match.dialect === dialect) &&
+        (f.probability === undefined || Math.random() < f.probability),
     )
     if (index < 0) return undefined
     const fault = this.faults[index]!

@@ -62,6 +62,11 @@ export function controlRoutes() {
 
   control.get('/faults', (c) => c.json(c.var.sandbox.faults.list()))
 
+  control.delete('/faults', (c) => {
+    c.var.sandbox.faults.clear()
+    return c.json({ cleared: true })
+  })
+
   control.route('/', taskFixtureRoutes())
 
   control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))

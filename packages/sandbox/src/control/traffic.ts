@@ -1,9 +1,16 @@
 import type { MiddlewareHandler } from 'hono'
-import { errorForStatus, rateLimited } from '../http/errors.js'
+import { errorForStatus, rateLimited, usageLimit } from '../http/errors.js'
 import { rawPath } from '../http/raw-path.js'
 import type { SandboxEnv } from '../state.js'
 
 const isControl = (path: string) => path === '/healthz' || path.startsWith('/_sandbox/')
+
+/** The Google service a path of either dialect belongs to, as its errors name it. */
+function googleServiceOf(path: string): string {
+  if (path.startsWith('/tasks/')) return 'tasks.googleapis.com'
+  if (/^\/(search|webmasters|v1\/urlInspection)\//.test(path)) return 'searchconsole.googleapis.com'
+  return 'analyticsdata.googleapis.com'
+}
 
 /**
  * The control API's hold on every provider request, at either origin: applies queued faults,
@@ -25,8 +32,9 @@ export const faultsAndRequestLog: MiddlewareHandler<SandboxEnv> = async (c, next
     return new Response(null, { status: 500 })
   }
   if (fault?.status) {
-    const error =
-      fault.status === 429
+    const error = fault.reason
+      ? usageLimit(fault.reason, fault.status, googleServiceOf(path))
+      : fault.status === 429
         ? rateLimited('Rate limit exceeded (injected fault).', fault.retryAfter ?? 1)
         : errorForStatus(fault.status, `Injected fault: ${fault.status}.`)
     if (fault.retryAfter !== undefined) error.headers['Retry-After'] = String(fault.retryAfter)

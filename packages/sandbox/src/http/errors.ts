@@ -17,8 +17,17 @@ interface ProviderErrorBody {
     code: number
     message: string
     status: ProviderStatus
-    errors: { reason: string; message: string; domain: 'global' }[]
+    errors: { reason: string; message: string; domain: string }[]
+    details?: ErrorInfo[]
   }
+}
+
+/** google.rpc.ErrorInfo, which Google's APIs add to errors about quotas and setup. */
+interface ErrorInfo {
+  '@type': 'type.googleapis.com/google.rpc.ErrorInfo'
+  reason: string
+  domain: 'googleapis.com'
+  metadata: Record<string, string>
 }
 
 /** A failure the provider reports to its caller, in the provider's JSON shape. */
@@ -29,6 +38,9 @@ export class ProviderError extends Error {
     readonly reason: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Where the reason belongs: `global`, or `usageLimits` for quotas and setup. */
+    readonly domain = 'global',
+    readonly details?: ErrorInfo[],
   ) {
     super(message)
     this.name = 'ProviderError'
@@ -40,7 +52,8 @@ export class ProviderError extends Error {
         code: this.code,
         message: this.message,
         status: this.status,
-        errors: [{ reason: this.reason, message: this.message, domain: 'global' }],
+        errors: [{ reason: this.reason, message: this.message, domain: this.domain }],
+        ...(this.details && { details: this.details }),
       },
     }
   }
@@ -115,6 +128,61 @@ export function errorForStatus(code: number, message: string): ProviderError {
         code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT',
         code >= 500 ? 'backendError' : 'invalid',
         message,
+      )
+  }
+}
+
+/**
+ * The usage limits Google's APIs answer with (research upstream-apis.md §4), which the control
+ * API's faults can inject: limits on the rate (per minute), quotas used up for the day, and the
+ * API not enabled in the caller's Google Cloud project. The Apiary-era APIs (Tasks, webmasters
+ * v3) send them with 403 and a reason in `errors[]`; newer ones with 429, or 403 for a disabled
+ * API, and an ErrorInfo in `details`. Both are in the body; each dialect keeps what it sends.
+ */
+export const USAGE_LIMIT_REASONS = [
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'dailyLimitExceeded',
+  'quotaExceeded',
+  'accessNotConfigured',
+] as const
+export type UsageLimitReason = (typeof USAGE_LIMIT_REASONS)[number]
+
+export function usageLimit(reason: UsageLimitReason, code: number, service: string): ProviderError {
+  const status: ProviderStatus = code === 429 ? 'RESOURCE_EXHAUSTED' : 'PERMISSION_DENIED'
+  const info = (infoReason: string, metadata: Record<string, string> = {}): ErrorInfo[] => [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: infoReason,
+      domain: 'googleapis.com',
+      metadata: { service, consumer: 'projects/0', ...metadata },
+    },
+  ]
+  const make = (message: string, details: ErrorInfo[]) =>
+    new ProviderError(
+      (code >= 400 && code <= 599 ? code : 403) as ContentfulStatusCode,
+      status,
+      reason,
+      message,
+      {},
+      'usageLimits',
+      details,
+    )
+  const quota = (limit: string) =>
+    `Quota exceeded for quota metric 'Queries' and limit '${limit}' of service '${service}' for consumer 'project_number:0'.`
+  switch (reason) {
+    case 'rateLimitExceeded':
+      return make(quota('Queries per minute'), info('RATE_LIMIT_EXCEEDED'))
+    case 'userRateLimitExceeded':
+      return make('User Rate Limit Exceeded', info('RATE_LIMIT_EXCEEDED'))
+    case 'dailyLimitExceeded':
+      return make('Daily Limit Exceeded', info('RATE_LIMIT_EXCEEDED'))
+    case 'quotaExceeded':
+      return make(quota('Queries per day'), info('RATE_LIMIT_EXCEEDED'))
+    case 'accessNotConfigured':
+      return make(
+        `The API ${service} has not been used in project 0 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/${service}/overview?project=0 then retry.`,
+        info('SERVICE_DISABLED'),
       )
   }
 }

@@ -91,6 +91,63 @@ describe('sandbox control API', () => {
     expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([])
   })
 
+  it('faults: a usage limit of Google’s by its reason, in both dialects', async () => {
+    const token = await sandbox.token('hana', ['tasks', 'analytics.readonly'])
+    const limit = (reason: string, status: number, path: string) =>
+      sandbox.request('POST', '/_sandbox/faults', {
+        body: { match: { path }, status, reason },
+      })
+    await limit('dailyLimitExceeded', 403, '/tasks/v1/*')
+    const daily = await sandbox.request('GET', '/tasks/v1/lists', { token })
+    expect(daily.status).toBe(403)
+    expect(daily.body.error).toMatchObject({
+      code: 403,
+      message: 'Daily Limit Exceeded',
+      status: 'PERMISSION_DENIED',
+      errors: [{ reason: 'dailyLimitExceeded', domain: 'usageLimits' }],
+      details: [{ reason: 'RATE_LIMIT_EXCEEDED', metadata: { service: 'tasks.googleapis.com' } }],
+    })
+    // Google's Analytics Data API words it without errors[]: the reason is in details.
+    await limit('accessNotConfigured', 403, '/v1beta/properties/*')
+    const { properties } = (await sandbox.request('GET', '/_sandbox/users/hana')).body
+    const disabled = await sandbox.googleRequest(
+      'GET',
+      `/v1beta/properties/${properties[0]}/metadata`,
+      { token },
+    )
+    expect(disabled.status).toBe(403)
+    expect(disabled.body.error.errors).toBeUndefined()
+    expect(disabled.body.error.details).toEqual([
+      expect.objectContaining({
+        reason: 'SERVICE_DISABLED',
+        metadata: { service: 'analyticsdata.googleapis.com', consumer: 'projects/0' },
+      }),
+    ])
+    const refused = await sandbox.request('POST', '/_sandbox/faults', {
+      body: { status: 503, reason: 'quotaExceeded' },
+    })
+    expect(refused.status).toBe(400)
+    expect(providerError(refused).message).toMatch(/403 or 429/)
+  })
+
+  it('faults: with a probability, only some matching requests meet one; DELETE forgets the rest', async () => {
+    await sandbox.request('POST', '/_sandbox/reset')
+    await sandbox.request('POST', '/_sandbox/faults', {
+      body: { match: { path: '/healthz-blip' }, status: 503, probability: 0.5, times: 1_000 },
+    })
+    const statuses: number[] = []
+    for (let i = 0; i < 60; i++)
+      statuses.push((await sandbox.request('GET', '/healthz-blip')).status)
+    const met = statuses.filter((status) => status === 503).length
+    // 60 draws at one chance in two: 0 or 60 would come once in 10^18 runs.
+    expect(met).toBeGreaterThan(0)
+    expect(met).toBeLessThan(60)
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body[0].remaining).toBe(1_000 - met)
+    expect((await sandbox.request('DELETE', '/_sandbox/faults')).status).toBe(200)
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([])
+    expect((await sandbox.request('GET', '/healthz-blip')).status).toBe(404)
+  })
+
   it('faults: a delay holds the answer back by at least delayMs', async () => {
     await sandbox.request('POST', '/_sandbox/faults', {
       body: { match: { path: '/healthz-never' }, delayMs: 300, status: 503 },

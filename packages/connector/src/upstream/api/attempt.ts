@@ -125,21 +125,24 @@ function answer(
   } catch {
     // Not the provider's error shape: errorForAnswer decides from the status alone.
   }
-  const refused = status === 429 || status === 503
-  const retryAfterMs = refused ? retryAfter(header(headers, 'retry-after')) : undefined
-  const left = exchange.deadlineAt - performance.now()
-  // Told to come back after the deadline: say when, without waiting for it.
-  const tooLate = retryAfterMs !== undefined && retryAfterMs >= left
+  // A limit on the rate (a 429, or a 403 that says so) or a 503 is a refusal: nothing was done,
+  // so even a change may be sent again, after the provider's Retry-After if it gave one. A quota
+  // used up or an API not enabled is no refusal to wait out.
+  const hinted = retryAfter(header(headers, 'retry-after'))
   const outcome = errorForAnswer(
     status,
     body,
     exchange.idempotent,
-    retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+    hinted === undefined ? undefined : Math.ceil(hinted / 1000),
     exchange.token,
   )
+  const refused = status === 503 || outcome.kind === 'rate_limited'
+  const retryAfterMs = refused ? hinted : undefined
+  const left = exchange.deadlineAt - performance.now()
+  // Told to come back after the deadline: say when, without waiting for it.
+  const tooLate = retryAfterMs !== undefined && retryAfterMs >= left
   const serverFault = status === 500 || status === 502 || status === 503 || status === 504
-  // A 429 or 503 is a refusal: nothing was done, so even a change may be sent again. After a
-  // 500, 502 or 504 only a call that is safe to repeat is.
+  // After a 500, 502 or 504 only a call that is safe to repeat is sent again.
   const retryable = !tooLate && (refused || (serverFault && exchange.idempotent))
   throw new AttemptFailure(outcome, retryable, serverFault, retryAfterMs, exchange.deadlineAt)
 }

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino'
 import { Agent, type Dispatcher } from 'undici'
-import type { UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
+import type { CircuitStateName, UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
 import { Metrics, type UpstreamCallMetrics } from '../../metrics/metrics.js'
 import type { ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
-import { isCircuitOpen, ProviderPolicy, type BreakerOptions } from './policy.js'
+import { CallsPaused, ProviderPolicy, type BreakerOptions } from './policy.js'
 import { RequestTargets, type QueryValue } from './request.js'
 
 /**
@@ -13,7 +13,8 @@ import { RequestTargets, type QueryValue } from './request.js'
  *
  * Each call: a bearer token from the grant; one deadline over everything (token, attempts and
  * backoff); retries only where sending again is safe (see attempt.ts and policy.ts); a 401
- * answered by one refresh and one more try; a circuit breaker per provider origin; and the
+ * answered by one refresh and one more try; a circuit breaker per provider origin, which opens
+ * when the provider is down for everyone, never for one person's trouble (policy.ts); and the
  * provider's error shape mapped to an UpstreamApiError whose `kind` the tool layer acts on.
  * Whatever the grant throws (CredentialRevokedError, UpstreamUnavailableError) passes untouched.
  *
@@ -42,6 +43,11 @@ export interface ApiCall {
 export interface ApiGrant {
   upstreamAccessToken(): Promise<string>
   upstreamTokenAfterUnauthorized(token: string): Promise<string>
+  /**
+   * Whose calls these are: the person, as the provider knows them. Their failures are evidence
+   * of their own trouble before the provider's (policy.ts); never logged, never a label.
+   */
+  readonly person?: string
 }
 
 export interface UpstreamApiDeps {
@@ -87,7 +93,19 @@ export class UpstreamApi {
     for (const service of Object.keys(apiBase) as ServiceName[]) {
       const { origin } = this.#targets.base(service)
       let policy = byOrigin.get(origin)
-      if (!policy) byOrigin.set(origin, (policy = new ProviderPolicy(breaker)))
+      if (!policy) {
+        byOrigin.set(origin, (policy = new ProviderPolicy(breaker)))
+        // The breaker's moves are what an operator watches in an outage: one line each, where
+        // the calls it pauses are logged at debug only.
+        policy.onChange((state) =>
+          state === 'open'
+            ? this.#log.warn(
+                { origin },
+                'the provider is down for everyone: calls to it are paused',
+              )
+            : this.#log.warn({ origin }, 'the provider answers again: calls to it resume'),
+        )
+      }
       policies[service] = policy
     }
     this.#policies = policies
@@ -96,9 +114,17 @@ export class UpstreamApi {
     for (const service of Object.keys(apiBase) as ServiceName[])
       bound[service] = counted.upstreamCalls(service)
     this.#metrics = bound
-    counted.watchCircuits(() =>
-      Object.entries(policies).map(([service, policy]) => [service as ServiceName, policy.state]),
+    counted.watchCircuits(
+      () => Object.entries(this.circuitStates()) as [ServiceName, CircuitStateName][],
     )
+  }
+
+  /** The state of the breaker in front of each service's provider origin. */
+  circuitStates(): Record<ServiceName, CircuitStateName> {
+    const states = {} as Record<ServiceName, CircuitStateName>
+    for (const [service, policy] of Object.entries(this.#policies))
+      states[service as ServiceName] = policy.state
+    return states
   }
 
   /**
@@ -136,7 +162,11 @@ export class UpstreamApi {
           deadlineAt: started + this.#deadlineMs,
           deadlineMs: this.#deadlineMs,
         }
-        return policy.execute(() => this.#attempt(exchange, run), deadline.signal)
+        return policy.execute(
+          grant.person ?? '',
+          () => this.#attempt(exchange, run),
+          deadline.signal,
+        )
       }
       const token = await grant.upstreamAccessToken()
       let result: ApiResult
@@ -165,7 +195,9 @@ export class UpstreamApi {
       return result
     } catch (error) {
       const failure = translate(error)
-      this.#metrics[call.service]!.record(statusOf(run, error), run.attempts, run.retries, started)
+      const kind = failure instanceof UpstreamApiError ? failure.kind : undefined
+      const metrics = this.#metrics[call.service]!
+      metrics.record(statusOf(run, error), run.attempts, run.retries, started, kind)
       this.#logCall(call, run, started, failure)
       throw failure
     } finally {
@@ -221,8 +253,23 @@ export class UpstreamApi {
       durationMs: Math.round(performance.now() - started),
     }
     if (failure === undefined) return this.#log.debug(fields, 'upstream call')
-    if (failure instanceof UpstreamApiError)
-      return this.#log.warn({ ...fields, kind: failure.kind }, 'upstream call failed')
+    if (failure instanceof UpstreamApiError && failure.cause instanceof CallsPaused)
+      return this.#log.debug({ ...fields, kind: failure.kind }, 'upstream call paused')
+    if (failure instanceof UpstreamApiError) {
+      const kind = failure.kind
+      // What the operator, not the person, must fix or wait out: said in the log's own words.
+      if (kind === 'api_disabled')
+        return this.#log.error(
+          { ...fields, kind },
+          `the provider has not enabled the ${call.service} service's API for the connector's OAuth client: enable it (for Google, under APIs & Services in the client's Google Cloud project)`,
+        )
+      if (kind === 'quota_exhausted')
+        return this.#log.error(
+          { ...fields, kind, period: failure.quotaPeriod },
+          `a quota at the provider is used up for the ${failure.quotaPeriod ?? 'day'}: ${call.service} calls fail until it renews`,
+        )
+      return this.#log.warn({ ...fields, kind }, 'upstream call failed')
+    }
     this.#log.warn(
       { ...fields, error: failure instanceof Error ? failure.name : typeof failure },
       'upstream call failed',
@@ -243,7 +290,7 @@ interface Run {
 
 /** What a failed call is counted as: its last answer's status, or why it had none. */
 function statusOf(run: Run, error: unknown): UpstreamStatus {
-  if (isCircuitOpen(error)) return 'circuit_open'
+  if (error instanceof CallsPaused) return 'circuit_open'
   if (run.attempts === 0) return run.lost ?? noAnswer(error)
   return run.status || (run.lost ?? 'network')
 }
@@ -273,6 +320,6 @@ function headers(
 /** What the caller sees: UpstreamApiError for the call's own failures, the grant's errors as they are. */
 function translate(error: unknown): unknown {
   if (error instanceof AttemptFailure) return error.outcome
-  if (isCircuitOpen(error)) return circuitOpen(error)
+  if (error instanceof CallsPaused) return circuitOpen(error)
   return error
 }

@@ -1,3 +1,5 @@
+import type { UpstreamFailureKind } from '../../metrics/labels.js'
+
 /**
  * What a call to the provider's API can end in, other than a result, and how the provider's
  * answers map onto it (DESIGN §4: `{"error":{"code","message","status","errors":[{"reason"}]}}`).
@@ -7,25 +9,23 @@
  * `providerMessage`: for a model to read, never for the logs.
  */
 
-export type UpstreamApiErrorKind =
-  | 'invalid'
-  | 'failed_precondition'
-  | 'not_found'
-  | 'permission'
-  /** 412 (If-Match) and 409: the resource changed since it was read. */
-  | 'conflict'
-  | 'rate_limited'
-  | 'unavailable'
-  /** A change was sent and no answer came back: it may or may not have been carried out. */
-  | 'outcome_unknown'
-  | 'malformed'
+/**
+ * The kinds of failure (metrics/labels.ts says each one). 412 (If-Match) and 409 are `conflict`:
+ * the resource changed since it was read; `outcome_unknown` is a change that was sent without an
+ * answer coming back: it may or may not have been carried out.
+ */
+export type UpstreamApiErrorKind = UpstreamFailureKind
 
 export interface UpstreamApiErrorDetails {
   status?: number
   reason?: string
   retryAfterSeconds?: number
   providerMessage?: string
+  /** For `quota_exhausted`: the quota's period, when the provider said it. */
+  quotaPeriod?: QuotaPeriod
 }
+
+export type QuotaPeriod = 'day' | 'hour'
 
 export class UpstreamApiError extends Error {
   override name = 'UpstreamApiError'
@@ -34,6 +34,7 @@ export class UpstreamApiError extends Error {
   readonly retryAfterSeconds?: number
   /** The provider's own message, safe to show a model (never a token or our internals). */
   readonly providerMessage?: string
+  readonly quotaPeriod?: QuotaPeriod
 
   constructor(
     readonly kind: UpstreamApiErrorKind,
@@ -46,6 +47,7 @@ export class UpstreamApiError extends Error {
     if (details.reason !== undefined) this.reason = details.reason
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds
     if (details.providerMessage !== undefined) this.providerMessage = details.providerMessage
+    if (details.quotaPeriod !== undefined) this.quotaPeriod = details.quotaPeriod
   }
 }
 
@@ -53,7 +55,10 @@ export class UpstreamApiError extends Error {
 export interface ProviderErrorBody {
   message: string
   status?: string
+  /** The first `errors[].reason` (Google's Apiary-era APIs: Tasks, webmasters v3). */
   reason?: string
+  /** Every reason it gives: `errors[].reason`, and `details[]` ErrorInfo reasons (all of Google's APIs). */
+  reasons: string[]
 }
 
 /** A provider message longer than this is cut: it is meant for a model, not a dump. */
@@ -63,21 +68,78 @@ function readProviderError(body: unknown): ProviderErrorBody | undefined {
   if (typeof body !== 'object' || body === null) return undefined
   const error = (body as { error?: unknown }).error
   if (typeof error !== 'object' || error === null) return undefined
-  const { message, status, errors } = error as {
+  const { message, status, errors, details } = error as {
     message?: unknown
     status?: unknown
     errors?: unknown
+    details?: unknown
   }
   if (typeof message !== 'string') return undefined
-  const first: unknown = Array.isArray(errors) ? errors[0] : undefined
-  const reason =
-    typeof first === 'object' && first !== null ? (first as { reason?: unknown }).reason : undefined
+  const reasons = [...reasonsOf(errors), ...reasonsOf(details)]
+  const [first] = reasonsOf(errors)
   return {
     message:
       message.length > MAX_PROVIDER_MESSAGE ? message.slice(0, MAX_PROVIDER_MESSAGE) : message,
     status: typeof status === 'string' ? status : undefined,
-    reason: typeof reason === 'string' ? reason : undefined,
+    reason: first,
+    reasons,
   }
+}
+
+/** The string `reason`s of a list of objects (a few at most: nothing else is read). */
+function reasonsOf(list: unknown): string[] {
+  if (!Array.isArray(list)) return []
+  return list
+    .slice(0, 10)
+    .map((item: unknown) =>
+      typeof item === 'object' && item !== null ? (item as { reason?: unknown }).reason : undefined,
+    )
+    .filter((reason): reason is string => typeof reason === 'string')
+}
+
+/**
+ * What a 403 or a 429 says beyond its status (research upstream-apis.md §4). Google's Apiary-era
+ * APIs (Tasks, webmasters v3) answer quota and setup problems with 403, not 429:
+ * - a limit on the rate (per second or minute, per user or per project): retried with backoff,
+ *   as a 429 is;
+ * - a quota used up for the day or the hour (Tasks' 50,000 queries a day per project, a GA
+ *   property's tokens): not retried, said for what it is;
+ * - the service's API not enabled in the project of the connector's OAuth client: not retried,
+ *   said so, for the operator to fix.
+ * Otherwise a 403 is the provider refusing the person access, and a 429 a limit on the rate.
+ */
+function limitOf(provider: ProviderErrorBody | undefined): UpstreamFailureKind | undefined {
+  if (!provider) return undefined
+  const reasons = new Set(provider.reasons)
+  if (DISABLED_REASONS.some((reason) => reasons.has(reason))) return 'api_disabled'
+  if (quotaPeriodOf(provider)) return 'quota_exhausted'
+  if (RATE_REASONS.some((reason) => reasons.has(reason))) return 'rate_limited'
+  return undefined
+}
+
+const DISABLED_REASONS = ['accessNotConfigured', 'SERVICE_DISABLED', 'API_DISABLED']
+const RATE_REASONS = [
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'quotaExceeded',
+  'RATE_LIMIT_EXCEEDED',
+  'RESOURCE_QUOTA_EXCEEDED',
+]
+
+/**
+ * The period of a quota the provider says is used up: a daily limit by its reason, or any quota
+ * whose message names its day or hour ("Queries per day", "Exhausted property tokens per hour").
+ * A limit per minute or second is a limit on the rate, and has none.
+ */
+function quotaPeriodOf(provider: ProviderErrorBody): QuotaPeriod | undefined {
+  if (provider.reasons.includes('dailyLimitExceeded')) return 'day'
+  const limited =
+    provider.status === 'RESOURCE_EXHAUSTED' ||
+    provider.reasons.some((reason) => RATE_REASONS.includes(reason))
+  if (!limited) return undefined
+  if (/\bper day\b|\bdaily\b/i.test(provider.message)) return 'day'
+  if (/\bper hour\b|\bhourly\b/i.test(provider.message)) return 'hour'
+  return undefined
 }
 
 /**
@@ -130,7 +192,22 @@ export function errorForAnswer(
       `The provider rejected the request as invalid (HTTP ${status}).`,
       details,
     )
-  if (status === 403)
+  const limit = status === 403 || status === 429 ? limitOf(provider) : undefined
+  if (limit === 'api_disabled')
+    return new UpstreamApiError(
+      'api_disabled',
+      `The provider has not enabled this service's API for the connector's client (HTTP ${status}): its operator must enable it.`,
+      details,
+    )
+  if (limit === 'quota_exhausted') {
+    const quotaPeriod = quotaPeriodOf(provider!)!
+    return new UpstreamApiError(
+      'quota_exhausted',
+      `The provider's quota for the ${quotaPeriod} is used up (HTTP ${status}): calls fail until it renews.`,
+      { ...details, quotaPeriod },
+    )
+  }
+  if (status === 403 && limit !== 'rate_limited')
     return new UpstreamApiError(
       'permission',
       'The provider refused access (HTTP 403): the connection lacks the permission, or the resource is not the user’s.',
@@ -148,12 +225,12 @@ export function errorForAnswer(
       `The resource changed since it was read (HTTP ${status}): read it again before changing it.`,
       details,
     )
-  if (status === 429)
+  if (status === 429 || status === 403)
     return new UpstreamApiError(
       'rate_limited',
       retryAfterSeconds !== undefined
-        ? `The provider is limiting the rate of requests (HTTP 429): try again in ${retryAfterSeconds} s.`
-        : 'The provider is limiting the rate of requests (HTTP 429): try again later.',
+        ? `The provider is limiting the rate of requests (HTTP ${status}): try again in ${retryAfterSeconds} s.`
+        : `The provider is limiting the rate of requests (HTTP ${status}): try again later.`,
       details,
     )
   if (!idempotent && (status === 500 || status === 502 || status === 504))
@@ -184,12 +261,13 @@ export const malformedAnswer = (status: number, changeMade = false) =>
     { status },
   )
 
-export const circuitOpen = (cause: unknown) =>
+/** The provider is down: the connector sends it nothing until its pause ends. */
+export const circuitOpen = (paused: { retryAfterSeconds: number }) =>
   new UpstreamApiError(
     'unavailable',
-    'The provider is not answering; try again in a minute.',
-    {},
-    { cause },
+    `The provider is not answering: the connector has paused its calls to it for ${paused.retryAfterSeconds} s.`,
+    { retryAfterSeconds: paused.retryAfterSeconds },
+    { cause: paused },
   )
 
 export const noAnswerInTime = (deadlineMs: number, idempotent: boolean) =>

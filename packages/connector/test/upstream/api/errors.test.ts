@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { retryAfter } from '../../../src/upstream/api/attempt.js'
+import { errorForAnswer } from '../../../src/upstream/api/errors.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
 import { apiError, apiFor, grantFor, newUser, requests } from './harness.js'
 
@@ -183,5 +184,82 @@ describe("UpstreamApi: the provider's errors", () => {
     expect(retryAfter('soon', now)).toBeUndefined()
     expect(retryAfter('-5', now)).toBeUndefined()
     expect(retryAfter(undefined, now)).toBeUndefined()
+  })
+})
+
+describe('what a 403 or a 429 says beyond its status (Google’s usage limits)', () => {
+  const apiary = (code: number, reason: string, message: string) => ({
+    error: { code, message, errors: [{ reason, message, domain: 'usageLimits' }] },
+  })
+  const onePlatform = (code: number, status: string, reason: string, message: string) => ({
+    error: {
+      code,
+      message,
+      status,
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason,
+          domain: 'googleapis.com',
+          metadata: { service: 'analyticsdata.googleapis.com' },
+        },
+      ],
+    },
+  })
+  it.each([
+    [403, apiary(403, 'userRateLimitExceeded', 'User Rate Limit Exceeded'), 'rate_limited'],
+    [403, apiary(403, 'rateLimitExceeded', "limit 'Queries per minute'"), 'rate_limited'],
+    [403, apiary(403, 'dailyLimitExceeded', 'Daily Limit Exceeded'), 'quota_exhausted'],
+    [403, apiary(403, 'quotaExceeded', "limit 'Queries per day'"), 'quota_exhausted'],
+    [403, apiary(403, 'accessNotConfigured', 'Tasks API has not been used'), 'api_disabled'],
+    [403, apiary(403, 'forbidden', 'User does not have sufficient permission'), 'permission'],
+    [403, apiary(403, 'insufficientPermissions', 'Insufficient Permission'), 'permission'],
+    [
+      429,
+      onePlatform(
+        429,
+        'RESOURCE_EXHAUSTED',
+        'RATE_LIMIT_EXCEEDED',
+        'Exhausted property tokens per day for this property.',
+      ),
+      'quota_exhausted',
+    ],
+    [
+      429,
+      onePlatform(
+        429,
+        'RESOURCE_EXHAUSTED',
+        'RATE_LIMIT_EXCEEDED',
+        'Exhausted concurrent requests for this property.',
+      ),
+      'rate_limited',
+    ],
+    [
+      403,
+      onePlatform(
+        403,
+        'PERMISSION_DENIED',
+        'SERVICE_DISABLED',
+        'Google Analytics Data API has not been used in project 1 before or it is disabled.',
+      ),
+      'api_disabled',
+    ],
+    [429, undefined, 'rate_limited'],
+    [403, undefined, 'permission'],
+  ])('%i %j is %s', (status, body, kind) => {
+    expect(errorForAnswer(status, body, true, undefined, 'token').kind).toBe(kind)
+  })
+
+  it('a quota says its period: the day, or the hour', () => {
+    const hourly = onePlatform(
+      429,
+      'RESOURCE_EXHAUSTED',
+      'RATE_LIMIT_EXCEEDED',
+      'Exhausted property tokens per hour for this property.',
+    )
+    expect(errorForAnswer(429, hourly, true, undefined, 't')).toMatchObject({
+      kind: 'quota_exhausted',
+      quotaPeriod: 'hour',
+    })
   })
 })

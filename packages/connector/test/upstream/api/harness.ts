@@ -31,9 +31,12 @@ export function apiFor(sandbox: Sandbox, deps: Partial<UpstreamApiDeps> = {}): U
   })
 }
 
-/** A grant whose token is a real sandbox token of `user`; after a 401 it gets a fresh one. */
+/**
+ * A grant whose token is a real sandbox token of `user`, whose calls are the person `user`'s;
+ * after a 401 it gets a fresh one.
+ */
 export async function grantFor(
-  sandbox: Sandbox,
+  sandbox: Pick<Sandbox, 'token'>,
   user: string,
   scopes: string[] = ['tasks'],
 ): Promise<ApiGrant & { token: string; afterUnauthorized: ReturnType<typeof vi.fn> }> {
@@ -44,11 +47,15 @@ export async function grantFor(
     afterUnauthorized,
     upstreamAccessToken: async () => token,
     upstreamTokenAfterUnauthorized: afterUnauthorized,
+    person: user,
   }
 }
 
 /** Queues a fault on the sandbox (`POST /_sandbox/faults`). */
-export async function fault(sandbox: Sandbox, spec: Record<string, unknown>): Promise<void> {
+export async function fault(
+  sandbox: Pick<Sandbox, 'request'>,
+  spec: Record<string, unknown>,
+): Promise<void> {
   const res = await sandbox.request('POST', '/_sandbox/faults', { body: spec })
   expect(res.status, res.text).toBe(200)
 }

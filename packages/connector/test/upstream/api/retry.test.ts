@@ -74,7 +74,7 @@ describe('UpstreamApi: retries within one deadline', () => {
   })
 
   it('gives up on a read that only gets 503s with unavailable, within the deadline', async () => {
-    const api = apiFor(sandbox, { deadlineMs: 300, breaker: { consecutiveFailures: 100 } })
+    const api = apiFor(sandbox, { deadlineMs: 300 })
     const grant = await grantFor(sandbox, newUser())
     // A path of its own, so that the faults this call leaves unused touch no other test.
     const path = `${TASKS}/lists/always-503`
@@ -194,7 +194,6 @@ describe('UpstreamApi: retries within one deadline', () => {
       },
       log: pino({ level: 'silent' }),
       deadlineMs: 3_000,
-      breaker: { consecutiveFailures: 100 },
       // Counts every request handed to the connection pool, sent or not.
       dispatcher: new Agent().compose((dispatch) => (options, handler) => {
         sent++

@@ -1,0 +1,117 @@
+import { pino } from 'pino'
+import { describe, expect, it } from 'vitest'
+import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
+import { approvalFlow } from '../approval/flow.js'
+import { connectorForSuite } from '../support/connector.js'
+import { moved, scrapeExposition } from '../support/prometheus.js'
+import { assistantV2, textOf } from './approval-clients.js'
+import { taskFixtures } from './fixtures.js'
+
+/**
+ * A limit is not a refusal: Google's Apiary-era APIs (Tasks, webmasters v3) answer quota and
+ * setup problems with 403 (research upstream-apis.md §4), which the sandbox's dialects answer
+ * too (its control API's `reason`). A limit on the rate is retried like a 429; a quota used up for
+ * the day and an API not enabled are said for what they are, to the model, in the operator's log
+ * and in the metrics, are sent once, and never open the breaker. In both profiles.
+ */
+
+const lines: string[] = []
+const suite = connectorForSuite({
+  connector: { metrics: { port: 0, host: '127.0.0.1' } },
+  options: { log: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }) },
+})
+const flow = approvalFlow(suite)
+const { seed, upstreamCalls } = taskFixtures(suite)
+
+let people = 0
+async function listTasksOf() {
+  const user = `limits-${++people}`
+  const { tokens } = await flow.connected(user)
+  const { tasklist } = await seed(user, 1)
+  const assistant = await assistantV2(suite.resource('tasks'), tokens.access_token, undefined)
+  const path = suite.providerPath('list_tasks', { tasklist })
+  const limit = (reason: string, times = 1) =>
+    suite.sandboxRequest('POST', '/_sandbox/faults', {
+      json: { match: { method: 'GET', path }, status: 403, reason, times },
+    })
+  return { list: () => assistant.call('list_tasks', { tasklist }), limit, assistant }
+}
+
+const statuses = async (from: number) => (await upstreamCalls(from)).calls.map((c) => c.status)
+const scrape = () => scrapeExposition(suite.connector.metricsUrl!)
+
+describe('the provider’s usage limits under the tools', () => {
+  it.each(['rateLimitExceeded', 'userRateLimitExceeded'])(
+    'a 403 %s is a limit on the rate: retried, and the call succeeds',
+    async (reason) => {
+      const p = await listTasksOf()
+      await p.limit(reason, 2)
+      const { next } = await upstreamCalls()
+      const result = await p.list()
+      expect(result.isError ?? false, textOf(result)).toBe(false)
+      expect(await statuses(next)).toEqual([403, 403, 200])
+      await p.assistant.close()
+    },
+  )
+
+  it('a limit on the rate that outlasts the retries: the model is told to wait, not that access is refused', async () => {
+    const p = await listTasksOf()
+    await p.limit('userRateLimitExceeded', 1 + MAX_RETRIES)
+    const result = await p.list()
+    expect(textOf(result)).toMatch(
+      /busy \(it is limiting the rate of requests\); retry in \d+ seconds/,
+    )
+    expect(textOf(result)).not.toMatch(/permission/)
+    await p.assistant.close()
+  })
+
+  it.each([
+    ['dailyLimitExceeded', /Daily Limit Exceeded/],
+    ['quotaExceeded', /Queries per day/],
+  ])(
+    'a 403 %s is a quota used up for the day: sent once, said so, counted, logged, the breaker closed',
+    async (reason, providerWords) => {
+      const p = await listTasksOf()
+      await p.limit(reason, 10)
+      const before = await scrape()
+      const { next } = await upstreamCalls()
+      for (let i = 0; i < 3; i++) {
+        const result = await p.list()
+        expect(result.isError).toBe(true)
+        expect(textOf(result)).toMatch(/quota for today is used up/)
+        expect(textOf(result)).toMatch(providerWords)
+        expect(textOf(result)).toMatch(/midnight Pacific time/)
+      }
+      expect(await statuses(next)).toEqual([403, 403, 403])
+      const after = await scrape()
+      expect(moved(before, after, 'countersign_upstream_failures_total')).toEqual({
+        'kind=quota_exhausted,service=tasks': 3,
+      })
+      expect(lines.some((line) => /quota at the provider is used up for the day/.test(line))).toBe(
+        true,
+      )
+      expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
+      await p.assistant.close()
+    },
+  )
+
+  it('a 403 accessNotConfigured is the API not enabled for the connector: sent once, the operator told', async () => {
+    const p = await listTasksOf()
+    await p.limit('accessNotConfigured', 10)
+    const before = await scrape()
+    const { next } = await upstreamCalls()
+    const result = await p.list()
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/has not enabled this service’s API for the connector/)
+    expect(textOf(result)).toMatch(/operator must enable the API/)
+    expect(await statuses(next)).toEqual([403])
+    expect(moved(before, await scrape(), 'countersign_upstream_failures_total')).toEqual({
+      'kind=api_disabled,service=tasks': 1,
+    })
+    const logged = lines.map((line) => JSON.parse(line)).find((l) => l.kind === 'api_disabled')
+    expect(logged).toMatchObject({ level: 50, service: 'tasks' })
+    expect(logged.msg).toMatch(/enable it/)
+    expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
+    await p.assistant.close()
+  })
+})

@@ -93,7 +93,24 @@ describe('CSRF and anti-framing on every page', () => {
         await answerOf(await visitor.fetch('GET', `${suite.url}/connections`)),
         200,
       )
+      for (const path of ['/approvals', '/activity'])
+        expectProtectedPage(
+          `${path} signed out`,
+          await answerOf(await visitor.fetch('GET', `${suite.url}${path}`)),
+          200,
+        )
       const signedIn = await visitor.signInToConnections()
+      for (const path of ['/approvals', '/activity'])
+        expectProtectedPage(
+          `${path} signed in`,
+          await answerOf(await visitor.fetch('GET', `${suite.url}${path}`)),
+          200,
+        )
+      expectProtectedPage(
+        '/approvals refused post',
+        await answerOf(await visitor.fetch('POST', `${suite.url}/approvals`, { id: 'x' })),
+        400,
+      )
       expectProtectedPage(
         '/connections signed in',
         { ...signedIn, headers: (await visitor.fetch('GET', `${suite.url}/connections`)).headers },

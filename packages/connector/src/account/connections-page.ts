@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { page, type PageStatus } from '../auth/page.js'
+import { page, personLinks, time, type PageStatus } from '../auth/page.js'
 import { SERVICES } from '../services/catalog.js'
 import type { Connection } from './connections.js'
 
@@ -19,8 +19,9 @@ export function signedOutPage(
   return page(
     c,
     'Your connected assistants',
-    html`<h1>Your connected assistants</h1>
-      ${message ? html`<p role="alert"><strong>${message}</strong></p>` : ''}
+    html`<section class="card">
+      <h1>Your connected assistants</h1>
+      ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
       <p>
         This page lists the assistants you allowed to use your account through this connector, one
         line per assistant and service, and lets you disconnect any of them. Disconnecting ends the
@@ -29,8 +30,11 @@ export function signedOutPage(
       <p>Sign in with your provider account to see them.</p>
       <form method="post" action="${CONNECTIONS_PATH}/sign-in">
         <input type="hidden" name="csrf" value="${csrf}" />
-        <p><button name="SignIn" value="SignIn">Sign in with ${providerName}</button></p>
-      </form>`,
+        <div class="actions">
+          <button name="SignIn" value="SignIn">Sign in with ${providerName}</button>
+        </div>
+      </form>
+    </section>`,
     status,
   )
 }
@@ -48,27 +52,28 @@ export function signedInPage(c: Context, view: SignedInView) {
     c,
     'Your connected assistants',
     html`<h1>Your connected assistants</h1>
-      <form method="post" action="${CONNECTIONS_PATH}/sign-out">
-        <p>
-          Signed in as <strong>${subject}</strong>.
-          <input type="hidden" name="csrf" value="${csrf}" />
-          <button name="SignOut" value="SignOut">Sign out</button>
-        </p>
-      </form>
-      ${message ? html`<p role="status"><strong>${message}</strong></p>` : ''}
+      ${message ? html`<p class="status" role="status">${message}</p>` : ''}
       ${
         connections.length === 0
-          ? html`<p>No assistant is connected.</p>`
-          : html`<ul class="connections">
-              ${connections.map((connection) => connectionItem(connection, csrf))}
+          ? html`<p class="card">No assistant is connected.</p>`
+          : html`<ul class="plain">
+              ${connections.map((connection) => html`<li>${connectionItem(connection, csrf)}</li>`)}
             </ul>`
       }
-      <p>
-        <small
-          >Assistants never see your password or your provider's token. Disconnecting here is the
-          same as revoking the assistant's access from the assistant itself.</small
-        >
-      </p>`,
+      <p class="note">
+        Assistants never see your password or your provider's token. Disconnecting here is the same
+        as revoking the assistant's access from the assistant itself.
+      </p>
+      <footer>
+        <form method="post" action="${CONNECTIONS_PATH}/sign-out">
+          <p>
+            Signed in as <strong>${subject}</strong>.
+            <input type="hidden" name="csrf" value="${csrf}" />
+            <button name="SignOut" value="SignOut">Sign out</button>
+          </p>
+        </form>
+        ${personLinks}
+      </footer>`,
   )
 }
 
@@ -81,12 +86,13 @@ export interface SignedInView {
 
 function connectionItem(connection: Connection, csrf: string) {
   const hosts = connection.redirectHosts.join(', ')
-  return html`<li>
-    <p>
-      <strong>${connection.clientName}</strong>
-      ${hosts ? html`<small>(returns to ${hosts})</small>` : ''} uses your
-      <strong>${SERVICES[connection.service].title}</strong>, connected since
-      <time datetime="${new Date(connection.since).toISOString()}">${when(connection.since)}</time>.
+  return html`<article class="card">
+    <h3>${connection.clientName}</h3>
+    <p class="meta">
+      Uses your <strong>${SERVICES[connection.service].title}</strong>${
+        hosts ? html`, returns to ${hosts}` : ''
+      };
+      connected since ${time(connection.since)}.
     </p>
     ${
       connection.permissions.length
@@ -96,14 +102,12 @@ function connectionItem(connection: Connection, csrf: string) {
             </ul>`
         : ''
     }
-    <form method="post" action="${CONNECTIONS_PATH}/disconnect">
+    <form class="danger" method="post" action="${CONNECTIONS_PATH}/disconnect">
       <input type="hidden" name="csrf" value="${csrf}" />
       <input type="hidden" name="grant" value="${connection.grantId}" />
-      <button name="Disconnect" value="Disconnect">Disconnect</button>
+      <div class="actions">
+        <button name="Disconnect" value="Disconnect">Disconnect</button>
+      </div>
     </form>
-  </li>`
+  </article>`
 }
-
-/** "2025-03-01 14:05 UTC": the same on every replica, whatever its time zone. */
-const when = (epochMs: number) =>
-  `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`

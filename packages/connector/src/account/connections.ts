@@ -1,5 +1,6 @@
 import type { Client, Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
+import { ClientDirectory } from '../auth/clients.js'
 import type { Grants } from '../auth/grants.js'
 import { resourceOf } from '../auth/resources.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
@@ -31,7 +32,11 @@ export interface ConnectionsDeps {
 }
 
 export class Connections {
-  constructor(private readonly deps: ConnectionsDeps) {}
+  readonly #clients: ClientDirectory
+
+  constructor(private readonly deps: ConnectionsDeps) {
+    this.#clients = new ClientDirectory(deps.provider, deps.log)
+  }
 
   /** Every connection of the person, oldest first. */
   async of(account: string): Promise<Connection[]> {
@@ -39,7 +44,7 @@ export class Connections {
     const clientOf = (clientId: string) => {
       let found = clients.get(clientId)
       if (!found) {
-        found = this.findClient(clientId)
+        found = this.#clients.find(clientId)
         clients.set(clientId, found)
       }
       return found
@@ -84,16 +89,6 @@ export class Connections {
     return SERVICES[service].scopes
       .filter((scope) => held.includes(scope.name))
       .map((scope) => scope.description)
-  }
-
-  /** A client by id; a metadata document that cannot be fetched now leaves the page with its id. */
-  private async findClient(clientId: string): Promise<Client | undefined> {
-    try {
-      return await this.deps.provider.Client.find(clientId)
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not load a client for the connections page')
-      return undefined
-    }
   }
 }
 

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto'
+import type { Selectable } from 'kysely'
 import type { Store } from '../store/open.js'
+import type { AuditEventTable } from '../store/schema.js'
 
 /**
- * The audit trail of changes asked for through the connector: when, which grant, which tool,
- * what was decided and, once a change was sent, the provider's HTTP status. Never a payload: no
- * arguments, no description, no result (DESIGN §5 "What is kept").
+ * The audit trail of changes asked for through the connector: when, which grant (and whose: the
+ * person, the assistant and the service, kept with each event, as the grant's link ends with the
+ * grant), which tool, which approval, what was decided and, once a change was sent, the
+ * provider's HTTP status. Never a payload: no arguments, no description, no result (DESIGN §5
+ * "What is kept"). Kept `retentionDays` (AUDIT_RETENTION_DAYS, 90 by default), then pruned.
  *
  * Who records what:
  * - the approval gate: 'approved' and 'declined' when the person decides; 'expired' once for each
@@ -23,16 +27,32 @@ export interface AuditEvent {
   decision: AuditDecision
   /** The provider's HTTP status, when a call was sent. */
   upstreamStatus?: number
+  /** The approval's key (the digest of its page's id), when the event is about one. */
+  approvalId?: string
 }
 
+export type AuditRow = Selectable<AuditEventTable>
+
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90
+
+/** Pruning runs at most this often in one process: the trail's age is counted in days. */
+const PRUNE_EVERY_MS = 60 * 60_000
+
 export class AuditTrail {
+  #lastPrune = Number.NEGATIVE_INFINITY
+
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    private readonly retentionDays: number = DEFAULT_AUDIT_RETENTION_DAYS,
   ) {}
 
   async record(event: AuditEvent): Promise<void> {
-    await this.store.db
+    const { db } = this.store
+    // Whose grant it is, read from its link in the same statement (null once it has ended).
+    const ofLink = (column: 'account' | 'client_id' | 'service') =>
+      db.selectFrom('grant_links').select(column).where('grant_id', '=', event.grantId)
+    await db
       .insertInto('audit_events')
       .values({
         id: randomUUID(),
@@ -41,7 +61,42 @@ export class AuditTrail {
         tool: event.tool,
         decision: event.decision,
         upstream_status: event.upstreamStatus ?? null,
+        account: ofLink('account'),
+        client_id: ofLink('client_id'),
+        service: ofLink('service'),
+        approval_id: event.approvalId ?? null,
       })
       .execute()
+    await this.#pruneSoon()
+  }
+
+  /** A person's events, newest first: at most `limit`. */
+  ofPerson(account: string, limit: number): Promise<AuditRow[]> {
+    return this.store.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('account', '=', account)
+      .orderBy('at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  }
+
+  /** Deletes the events older than the retention. */
+  async prune(now = this.now()): Promise<void> {
+    this.#lastPrune = now
+    const before = now - this.retentionDays * 24 * 60 * 60_000
+    await this.store.db.deleteFrom('audit_events').where('at', '<', before).execute()
+  }
+
+  async #pruneSoon(): Promise<void> {
+    const now = this.now()
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return
+    try {
+      await this.prune(now)
+    } catch {
+      // The event is recorded; the next one prunes again.
+      this.#lastPrune = Number.NEGATIVE_INFINITY
+    }
   }
 }

@@ -93,6 +93,26 @@ export type ApprovalView =
       description?: ChangeDescription
     }
 
+/** A change waiting for its person, as the page that lists them shows it. */
+export interface WaitingChange {
+  /** The id in its page's URL. */
+  id: string
+  grantId: string
+  tool: string
+  mode: AccessMode
+  clientId: string
+  service: string
+  description: ChangeDescription
+  createdAt: number
+  expiresAt: number
+}
+
+/** What became of one change of an "Approve all". */
+export interface ApprovedOfMany {
+  id: string
+  result: DecideResult
+}
+
 /** What is sealed of a call: bound to the approval's key and to the field it is kept in. */
 interface SealedCall {
   args: unknown
@@ -206,7 +226,12 @@ export class Approvals {
       // Opened first: a call that cannot be sent with the etag the person saw is not sent.
       const ifMatch = this.#ifMatchOf(live)
       if (await this.#store.use(live.id, now)) return { ok: true, approvalId: live.id, ifMatch }
-      await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'replayed' })
+      await this.#audit.record({
+        grantId: call.grantId,
+        tool: call.tool,
+        decision: 'replayed',
+        approvalId: live.id,
+      })
       return { ok: false, reason: 'used' }
     }
     if (rows.some((row) => row.status === 'pending' && row.expires_at > now)) {
@@ -224,7 +249,12 @@ export class Approvals {
       return { ok: false, reason: told ? 'declined' : 'none' }
     }
     if (latest.status === 'approved' && latest.used_at !== null) {
-      await this.#audit.record({ grantId: call.grantId, tool: call.tool, decision: 'replayed' })
+      await this.#audit.record({
+        grantId: call.grantId,
+        tool: call.tool,
+        decision: 'replayed',
+        approvalId: latest.id,
+      })
       return { ok: false, reason: 'used' }
     }
     return { ok: false, reason: 'expired' }
@@ -235,6 +265,58 @@ export class Approvals {
     return this.#decide(id, decision, (row) =>
       row.account !== null && row.account !== person ? 'not yours' : undefined,
     )
+  }
+
+  /**
+   * "Approve all" on the page that lists a person's waiting changes: each of `ids` approved by
+   * itself (and recorded so), if it is the person's, still waiting, and approved in the client's
+   * way (auth-token): a per-call change (a deletion) is approved only on its own.
+   */
+  async approveAll(ids: readonly string[], person: string): Promise<ApprovedOfMany[]> {
+    const results: ApprovedOfMany[] = []
+    for (const id of ids) {
+      const result = await this.#decide(id, 'approve', (row) => {
+        if (row.account !== null && row.account !== person) return 'not yours'
+        if (row.mode !== 'auth-token') return 'per-call'
+        return undefined
+      })
+      results.push({ id, result })
+    }
+    return results
+  }
+
+  /**
+   * Every change waiting for `person`, from any of their assistants and services, oldest first,
+   * with what its page shows: one that cannot be opened is left out (its call asks anew).
+   */
+  async waitingFor(person: string): Promise<WaitingChange[]> {
+    await this.expire()
+    const rows = await this.#store.pendingOfPerson(person, this.#now())
+    const changes: WaitingChange[] = []
+    for (const row of rows) {
+      if (row.sealed_id === null || row.client_id === null || row.service === null) continue
+      let id: string
+      try {
+        id = this.#vault.open(row.sealed_id, binding(row.id, 'id'))
+      } catch (error) {
+        this.#log.warn({ err: error }, 'a pending approval could not be opened')
+        continue
+      }
+      const sealed = this.#callOf(row)
+      if (!sealed) continue
+      changes.push({
+        id,
+        grantId: row.grant_id,
+        tool: row.tool,
+        mode: row.mode as AccessMode,
+        clientId: row.client_id,
+        service: row.service,
+        description: sealed.description,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      })
+    }
+    return changes
   }
 
   /**
@@ -288,9 +370,9 @@ export class Approvals {
   /** Expires what ran out, erasing what it held, and records each expiry once. */
   async expire(): Promise<void> {
     try {
-      for (const { grant_id, tool } of await this.#store.expire(this.#now())) {
+      for (const { id, grant_id, tool } of await this.#store.expire(this.#now())) {
         this.#metrics?.approvalDecided(tool, 'expired')
-        await this.#audit.record({ grantId: grant_id, tool, decision: 'expired' })
+        await this.#audit.record({ grantId: grant_id, tool, decision: 'expired', approvalId: id })
       }
     } catch (error) {
       // The next call tries again; every check below reads the expiry itself.
@@ -315,7 +397,12 @@ export class Approvals {
     const status = decision === 'approve' ? 'approved' : 'declined'
     if (await this.#store.decide(key, status, this.#now(), told)) {
       this.#metrics?.approvalDecided(row.tool, status)
-      await this.#audit.record({ grantId: row.grant_id, tool: row.tool, decision: status })
+      await this.#audit.record({
+        grantId: row.grant_id,
+        tool: row.tool,
+        decision: status,
+        approvalId: key,
+      })
       return { ok: true, decision: status }
     }
     // Decided or expired since it was read: say which.

@@ -1,75 +1,198 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { page, type PageStatus } from '../auth/page.js'
-import type { ChangeDescription } from '../services/definition.js'
+import { page, personLinks, time, type PageStatus } from '../auth/page.js'
+import type { ChangeDescription, ChangeDetail } from '../services/definition.js'
 import type { Decided } from './gate.js'
 
 /**
- * The approval page: the change an assistant asks to make, in the person's words, with Approve
- * and Decline. Plain HTML and forms (no JavaScript), in the connector's page shell: not
- * frameable, never cached. Everything shown that came from the provider or the client (titles,
- * names) is escaped by `html`.
+ * The approval pages (DESIGN §5.2): the change an assistant asks to make, in the person's words,
+ * with Approve and Decline, and beside it every other change waiting for the same person, each
+ * with its own Approve and Decline, and one `Approve all` for those that may go together. Plain
+ * HTML and forms (no JavaScript), in the connector's page shell: not frameable, never cached.
+ * Everything shown that came from the provider or a client (titles, names) is escaped by `html`.
  */
 
 export const APPROVALS_PATH = '/approvals'
 
 export const approvalPath = (id: string) => `${APPROVALS_PATH}/${id}`
 
-export interface ApprovalPageView {
+/** One waiting change as the pages show it. */
+export interface ChangeView {
   id: string
+  description: ChangeDescription
   /** The assistant: the client's name, or its id. */
   clientName: string
   /** The service, for people ("Tasks"). */
   serviceTitle: string
-  description: ChangeDescription
+  /** What kind of change, in words ("Delete a task"). */
+  toolTitle: string
+  /** A deletion: shown in the colour of danger, and never approved with others. */
+  destructive: boolean
+  /** Approved in the client's way (auth-token): it may go with `Approve all`. */
+  together: boolean
   expiresAt: number
-  now: number
+  /** Its own decision form's CSRF token. */
+  csrf: string
+}
+
+export interface ApprovalsView {
   /** Who is signed in. */
   subject: string
-  csrf: string
+  now: number
+  /** The change the link was for; none on the list alone (`GET /approvals`). */
+  front?: ChangeView
+  /** The person's other waiting changes, from any assistant and service, oldest first. */
+  others: ChangeView[]
+  /** The ids `Approve all` names (the changes shown that may go together) and its token. */
+  approveAll?: { ids: string[]; csrf: string }
+  /** What was just decided, in a sentence. */
   message?: string
   status?: PageStatus
 }
 
-export function approvalPage(c: Context, view: ApprovalPageView) {
-  const { description } = view
-  const minutes = Math.max(1, Math.ceil((view.expiresAt - view.now) / 60_000))
+/** The page of one change (with the others waiting), or of the waiting changes alone. */
+export function approvalsPage(c: Context, view: ApprovalsView) {
+  const { front, others } = view
+  const title = front ? 'Approve a change?' : 'Changes waiting for you'
+  const heading = front
+    ? ''
+    : html`<h1>
+        ${
+          others.length
+            ? `Changes waiting for your approval (${others.length})`
+            : 'Nothing is waiting for your approval'
+        }
+      </h1>`
   return page(
     c,
-    'Approve a change?',
-    html`<h1>${description.summary}</h1>
-      ${view.message ? html`<p role="alert"><strong>${view.message}</strong></p>` : ''}
-      <p>
-        <strong>${view.clientName}</strong> asks to make this change in your
-        <strong>${view.serviceTitle}</strong>. Nothing changes unless you approve it.
-      </p>
-      <dl class="details">
-        ${description.details.map(
-          (detail) =>
-            html`<dt>${detail.label}</dt>
-              <dd>${detail.value}</dd>`,
-        )}
-      </dl>
-      <p>
-        This request expires at
-        <time datetime="${new Date(view.expiresAt).toISOString()}">${when(view.expiresAt)}</time>
-        (in ${minutes === 1 ? 'about a minute' : `${minutes} minutes`}).
-      </p>
-      <form method="post" action="${approvalPath(view.id)}">
-        <input type="hidden" name="csrf" value="${view.csrf}" />
+    title,
+    html`${view.message ? html`<p class="status" role="status">${view.message}</p>` : ''}
+      ${front ? frontChange(front, view.now) : heading}
+      ${
+        !front && !others.length
+          ? html`<p>
+              When an assistant asks to change something in your account, the change waits here
+              until you approve or decline it.
+            </p>`
+          : ''
+      }
+      ${
+        front && others.length
+          ? html`<h2>Also waiting for your approval (${others.length})</h2>`
+          : ''
+      }
+      ${
+        others.length
+          ? html`<ul class="plain">
+              ${others.map((change) => html`<li>${otherChange(change, view.now)}</li>`)}
+            </ul>`
+          : ''
+      }
+      ${view.approveAll ? approveAllForm(view.approveAll) : ''}
+      <footer>
         <p>
-          <button name="Approve" value="Approve">Approve</button>
-          <button name="Decline" value="Decline">Decline</button>
+          Signed in as <strong>${view.subject}</strong>. Approving allows exactly the change shown,
+          once: an assistant has to ask again for any other.
         </p>
-      </form>
-      <p>
-        <small
-          >Signed in as <strong>${view.subject}</strong>. Approving allows this one change, once;
-          the assistant has to ask again for any other.</small
-        >
-      </p>`,
+        ${personLinks}
+      </footer>`,
     view.status,
   )
+}
+
+/** The change the link was for: its summary as the heading, then all of it. */
+function frontChange(change: ChangeView, now: number) {
+  return html`<section class="card${change.destructive ? ' destructive' : ''}">
+    <p class="meta"><span class="tag">${change.toolTitle}</span></p>
+    <h1>${change.description.summary}</h1>
+    <p class="lead">
+      <strong>${change.clientName}</strong> asks to make this change in your
+      <strong>${change.serviceTitle}</strong>. Nothing changes unless you approve it.
+    </p>
+    ${change.destructive ? deletionWarning : ''} ${summaryList(change.description.details)}
+    <p class="meta">
+      This request expires at ${time(change.expiresAt)} (${inMinutes(change, now)}).
+    </p>
+    ${decisionForm(change)}
+  </section>`
+}
+
+/** Another waiting change: its summary, who asks, and all of it one click away. */
+function otherChange(change: ChangeView, now: number) {
+  return html`<article class="card${change.destructive ? ' destructive' : ''}">
+    <p class="meta"><span class="tag">${change.toolTitle}</span></p>
+    <h3>${change.description.summary}</h3>
+    <p class="meta">
+      ${change.clientName} · ${change.serviceTitle} · expires at ${time(change.expiresAt)}
+      (${inMinutes(change, now)})
+    </p>
+    ${change.destructive ? deletionWarning : ''}
+    <details ${change.destructive ? 'open' : ''}>
+      <summary>What changes</summary>
+      ${summaryList(change.description.details)}
+    </details>
+    ${decisionForm(change)}
+    ${change.together ? '' : html`<p class="note">A deletion is approved on its own.</p>`}
+  </article>`
+}
+
+const deletionWarning = html`<p class="warning">
+  A deletion cannot be undone from here. Check what goes with it before you approve.
+</p>`
+
+function decisionForm(change: ChangeView) {
+  return html`<form method="post" action="${approvalPath(change.id)}">
+    <input type="hidden" name="csrf" value="${change.csrf}" />
+    <div class="actions">
+      <button name="Approve" value="Approve">Approve</button>
+      <button name="Decline" value="Decline">Decline</button>
+    </div>
+  </form>`
+}
+
+function approveAllForm({ ids, csrf }: { ids: string[]; csrf: string }) {
+  return html`<section class="card">
+    <h2>Approve them together</h2>
+    <p>
+      <strong>Approve all</strong> approves the ${ids.length} changes shown on this page that may go
+      together, each one by itself. A deletion never goes this way, and a change that reaches you
+      after this page was shown is not part of it.
+    </p>
+    <form method="post" action="${APPROVALS_PATH}">
+      <input type="hidden" name="csrf" value="${csrf}" />
+      ${ids.map((id) => html`<input type="hidden" name="id" value="${id}" />`)}
+      <div class="actions">
+        <button name="Approve all" value="Approve all">Approve all</button>
+      </div>
+    </form>
+  </section>`
+}
+
+/** A change's details as a summary list; a value it replaces is shown under the new one. */
+export function summaryList(details: readonly ChangeDetail[]) {
+  return html`<dl class="summary">
+    ${details.map(
+      (detail) =>
+        html`<div>
+          <dt>${detail.label}</dt>
+          ${
+            detail.before === undefined
+              ? html`<dd>${detail.value}</dd>`
+              : html`<dd>
+                  ${detail.value}
+                  <span class="was"
+                    >${detail.before === detail.value ? 'unchanged' : html`was ${detail.before}`}</span
+                  >
+                </dd>`
+          }
+        </div>`,
+    )}
+  </dl>`
+}
+
+const inMinutes = (change: { expiresAt: number }, now: number) => {
+  const minutes = Math.max(1, Math.ceil((change.expiresAt - now) / 60_000))
+  return minutes === 1 ? 'in about a minute' : `in ${minutes} minutes`
 }
 
 /** After a decision, or on coming back to an approval already decided. */
@@ -79,55 +202,61 @@ export function decidedPage(
   { used = false, already = false }: { used?: boolean; already?: boolean } = {},
 ) {
   const title = decision === 'approved' ? 'Approved' : 'Declined'
-  const message =
-    decision === 'declined'
-      ? 'Declined: nothing was changed.'
-      : used
-        ? 'Approved: your assistant has made the change.'
-        : 'Approved: go back to your assistant and ask it to try again.'
   return page(
     c,
     title,
-    html`<h1>${title}</h1>
+    html`<section class="card">
+      <h1>${title}</h1>
       ${already ? html`<p>This change was already decided.</p>` : ''}
-      <p role="status"><strong>${message}</strong></p>
+      <p class="status" role="status">${decidedMessage(decision, used)}</p>
       ${
         decision === 'approved' && !used
           ? html`<p>The approval is for that one change, and lasts until it is used or expires.</p>`
           : ''
       }
-      <p><small>You can close this window.</small></p>`,
+      <p class="note">You can close this window.</p>
+    </section>`,
     already ? 409 : 200,
   )
 }
 
+/** What a decision means for the person, in one sentence. */
+export function decidedMessage(decision: Decided, used = false): string {
+  if (decision === 'declined') return 'Declined: nothing was changed.'
+  return used
+    ? 'Approved: your assistant has made the change.'
+    : 'Approved: go back to your assistant and ask it to try again.'
+}
+
 export interface SignedOutView {
-  id: string
+  /** Where the sign-in form posts. */
+  action: string
+  heading: string
   providerName: string
   csrf: string
   message?: string
   status?: PageStatus
 }
 
-/** Not signed in: nothing of the change is shown until the person proves who they are. */
+/** Not signed in: nothing of any change is shown until the person proves who they are. */
 export function signedOutPage(c: Context, view: SignedOutView) {
   return page(
     c,
-    'Sign in to review a change',
-    html`<h1>An assistant asks to make a change in your account</h1>
-      ${view.message ? html`<p role="alert"><strong>${view.message}</strong></p>` : ''}
+    'Sign in',
+    html`<section class="card">
+      <h1>${view.heading}</h1>
+      ${view.message ? html`<p class="alert" role="alert">${view.message}</p>` : ''}
       <p>
-        Sign in with your provider account to see the change and approve or decline it. You come
-        back to this page afterwards.
+        Sign in with your provider account to see it. You come back to this page afterwards, and
+        nothing changes unless you approve it.
       </p>
-      <form method="post" action="${approvalPath(view.id)}/sign-in">
+      <form method="post" action="${view.action}">
         <input type="hidden" name="csrf" value="${view.csrf}" />
-        <p><button name="SignIn" value="SignIn">Sign in with ${view.providerName}</button></p>
-      </form>`,
+        <div class="actions">
+          <button name="SignIn" value="SignIn">Sign in with ${view.providerName}</button>
+        </div>
+      </form>
+    </section>`,
     view.status,
   )
 }
-
-/** "2025-03-01 14:05 UTC": the same on every replica, whatever its time zone. */
-const when = (epochMs: number) =>
-  `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`

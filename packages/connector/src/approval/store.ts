@@ -24,19 +24,33 @@ export const KEPT_AFTER_EXPIRY_MS = 60 * 60_000
 export class ApprovalStore {
   constructor(private readonly store: Store) {}
 
+  /** Approvals with the person, assistant and service of their grant (none once it ended). */
+  #withGrant() {
+    return this.store.db
+      .selectFrom('approvals')
+      .leftJoin('grant_links', 'grant_links.grant_id', 'approvals.grant_id')
+      .selectAll('approvals')
+      .select(['grant_links.account', 'grant_links.client_id', 'grant_links.service'])
+  }
+
   async insert(row: ApprovalRow): Promise<void> {
     await this.store.db.insertInto('approvals').values(row).execute()
   }
 
   /** The approval with this key, with its grant (read from the grant links). */
   async byKey(key: string): Promise<ApprovalWithGrant | undefined> {
-    return this.store.db
-      .selectFrom('approvals')
-      .leftJoin('grant_links', 'grant_links.grant_id', 'approvals.grant_id')
-      .selectAll('approvals')
-      .select(['grant_links.account', 'grant_links.client_id', 'grant_links.service'])
-      .where('approvals.id', '=', key)
-      .executeTakeFirst()
+    return this.#withGrant().where('approvals.id', '=', key).executeTakeFirst()
+  }
+
+  /** A person's approvals still waiting for them (undecided, unexpired), oldest first. */
+  async pendingOfPerson(account: string, now: number): Promise<ApprovalWithGrant[]> {
+    return this.#withGrant()
+      .where('grant_links.account', '=', account)
+      .where('approvals.status', '=', 'pending')
+      .where('approvals.expires_at', '>', now)
+      .orderBy('approvals.created_at')
+      .orderBy('approvals.id')
+      .execute()
   }
 
   /** Every approval of one call (any of its digests), newest first. */
@@ -126,7 +140,7 @@ export class ApprovalStore {
    * returns those approvals, each once whichever replica gets there first; forgets rows expired
    * for longer than KEPT_AFTER_EXPIRY_MS.
    */
-  async expire(now: number): Promise<{ grant_id: string; tool: string }[]> {
+  async expire(now: number): Promise<{ id: string; grant_id: string; tool: string }[]> {
     const expired = await this.store.db
       .updateTable('approvals')
       .set({ status: 'expired', sealed_id: null, sealed_call: null, sealed_if_match: null })
@@ -137,7 +151,7 @@ export class ApprovalStore {
           eb.and([eb('status', '=', 'approved'), eb('used_at', 'is', null)]),
         ]),
       )
-      .returning(['grant_id', 'tool'])
+      .returning(['id', 'grant_id', 'tool'])
       .execute()
     await this.store.db
       .deleteFrom('approvals')

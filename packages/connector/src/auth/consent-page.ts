@@ -31,32 +31,34 @@ export function consentPage(
   return page(
     c,
     `Allow access to ${service.title}?`,
-    html`<h1>Allow <em>${request.clientName}</em> to use your ${service.title}?</h1>
-      ${message ? html`<p role="alert"><strong>${message}</strong></p>` : ''}
-      <p>
-        The app <strong>${request.clientName}</strong>
-        ${named ? html`<small>(<code>${request.clientId}</code>)</small>` : ''} asks for access to
-        <strong>${service.title}</strong> in your account. It will be able to:
-      </p>
-      <ul>
-        ${permissions.map((scope) => html`<li>${scope.description}</li>`)}
-      </ul>
-      <p>
-        If you allow, your provider asks you to sign in and confirm. Whatever you choose, you are
-        then sent back to <strong>${request.redirectHost}</strong>.
-      </p>
-      <form method="post" action="/consent/${request.uid}">
-        <input type="hidden" name="csrf" value="${request.csrf}" />
-        <p>
-          <button name="Allow" value="Allow">Allow</button>
-          <button name="Deny" value="Deny">Deny</button>
+    html`<section class="card">
+        <h1>Allow <em>${request.clientName}</em> to use your ${service.title}?</h1>
+        ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
+        <p class="lead">
+          The app <strong>${request.clientName}</strong>
+          ${named ? html`<small>(<code>${request.clientId}</code>)</small>` : ''} asks for access to
+          <strong>${service.title}</strong> in your account. It will be able to:
         </p>
-      </form>
-      <p>
-        <small
-          >The app never sees your password or your provider's token. You can take access back at
-          any time, from the app or from your provider's list of connected apps.</small
-        >
+        <ul>
+          ${permissions.map((scope) => html`<li>${scope.description}</li>`)}
+        </ul>
+        <p>
+          If you allow, your provider asks you to sign in and confirm. Whatever you choose, you are
+          then sent back to <strong>${request.redirectHost}</strong>.
+        </p>
+        <form method="post" action="/consent/${request.uid}">
+          <input type="hidden" name="csrf" value="${request.csrf}" />
+          <div class="actions">
+            <button name="Allow" value="Allow">Allow</button>
+            <button name="Deny" value="Deny">Deny</button>
+          </div>
+        </form>
+      </section>
+      <p class="note">
+        The app never sees your password or your provider's token, and every change it asks to make
+        waits for your approval. You can take access back at any time, from the app, from your
+        provider's list of connected apps, or on
+        <a href="/connections">your connected assistants</a>.
       </p>`,
     status,
   )
@@ -73,9 +75,11 @@ export function problemPage(
   return page(
     c,
     title,
-    html`<h1>${title}</h1>
+    html`<section class="card">
+      <h1>${title}</h1>
       <p>${message}</p>
-      ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}`,
+      ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}
+    </section>`,
     status,
   )
 }

@@ -1,13 +1,21 @@
 import type { Context } from 'hono'
-import { html } from 'hono/html'
+import { html, raw } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
+import { PAGE_STYLE } from './page-style.js'
 
 type Body = HtmlEscapedString | Promise<HtmlEscapedString>
 
 /**
- * The connector's own pages (consent, errors): plain HTML that works without JavaScript, never
- * framed, never cached, sending no referrer (their URLs name interactions). Values interpolated
- * with `html` are escaped. No `form-action`: a consent form's answer redirects to the provider.
+ * The connector's own pages (consent, approvals, activity, connections, errors), one family:
+ * plain HTML that works without JavaScript, never framed, never cached, sending no referrer
+ * (their URLs name interactions). Values interpolated with `html` are escaped. No `form-action`:
+ * a consent form's answer redirects to the provider.
+ *
+ * The look (docs/decisions.md, "The person's pages"): one column that fits a 360 px phone without
+ * sideways scrolling (long ids and URLs wrap), the system's fonts and its light or dark scheme,
+ * each decision a card with its one primary action filled and the other quiet, a deletion in the
+ * colour of danger, and keyboard focus always visible. Buttons are styled by their names, so
+ * the forms stay as plain as a script posting them expects.
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
@@ -30,38 +38,38 @@ export async function pageText(title: string, body: Body): Promise<string> {
   return String(await document(title, body))
 }
 
+/** "2025-03-01 14:05 UTC": the same on every replica, whatever its time zone. */
+export const when = (epochMs: number) =>
+  `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+
+/** A moment as the pages show it: readable, and machine-readable in `datetime`. */
+export const time = (epochMs: number) =>
+  html`<time datetime="${new Date(epochMs).toISOString()}">${when(epochMs)}</time>`
+
+/** The links every signed-in page of the person's offers at its foot. */
+export const personLinks = html`<nav aria-label="Your account">
+  <a href="/approvals">Waiting for you</a> <a href="/activity">Activity</a>
+  <a href="/connections">Connected assistants</a>
+</nav>`
+
 const document = (title: string, body: Body) =>
   html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
         <title>${title} · Countersign</title>
         <style>
-          body {
-            font:
-              16px/1.5 system-ui,
-              sans-serif;
-            max-width: 40rem;
-            margin: 2rem auto;
-            padding: 0 1rem;
-            color: #1b1b1b;
-          }
-          header {
-            font-size: 0.85rem;
-            color: #666;
-            border-bottom: 1px solid #ddd;
-            margin-bottom: 1.5rem;
-          }
-          button {
-            font: inherit;
-            padding: 0.35rem 1rem;
-            margin-right: 0.5rem;
-          }
+          ${raw(PAGE_STYLE)}
         </style>
       </head>
       <body>
-        <header>Countersign: connects your assistant to your account, one service at a time</header>
-        ${body}
+        <header class="brand">
+          <p>
+            <strong>Countersign</strong> <span>Your assistant acts only with your approval</span>
+          </p>
+        </header>
+        <main>${body}</main>
       </body>
     </html>`

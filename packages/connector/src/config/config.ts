@@ -74,6 +74,8 @@ export interface ConnectorConfig {
   extraCa?: string
   /** Each limit unset: DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimitSettings>
+  /** How long the audit trail of changes is kept, in days; 90 unset. */
+  auditRetentionDays?: number
   /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */
   metrics?: MetricsConfig
 }

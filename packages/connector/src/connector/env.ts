@@ -71,6 +71,7 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       vaultKey: env.VAULT_KEY || undefined,
       allowLoopbackClientMetadata: flag(env, 'DEV_ALLOW_LOOPBACK_CLIENT_METADATA'),
       rateLimits: rateLimitsOf(env),
+      auditRetentionDays: retentionDaysOf(env),
       metrics: metricsOf(env, port),
     },
     profile,
@@ -239,6 +240,18 @@ function rateLimitsOf(env: Environment): RateLimitSettings {
       DEFAULT_RATE_LIMITS.toolCallsPerMinute,
     ),
   }
+}
+
+/** AUDIT_RETENTION_DAYS: how long the audit trail is kept; unset, the default (90). */
+function retentionDaysOf(env: Environment): number | undefined {
+  const raw = env.AUDIT_RETENTION_DAYS
+  if (raw === undefined || raw === '') return undefined
+  const days = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!(days >= 1 && days <= 3650))
+    throw new Error(
+      `AUDIT_RETENTION_DAYS must be a whole number of days from 1 to 3650, not "${raw}".`,
+    )
+  return days
 }
 
 /** A limit's ceiling: a billion a minute is never reached, and fits PostgreSQL's integer count. */

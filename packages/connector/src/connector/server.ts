@@ -5,11 +5,11 @@ import { Hono } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/routes.js'
-import { AuditTrail } from '../approval/audit.js'
+import { AuditTrail, DEFAULT_AUDIT_RETENTION_DAYS } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
-import { APPROVALS_PATH } from '../approval/page.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { AccessTokens } from '../auth/access-tokens.js'
+import { ClientDirectory } from '../auth/clients.js'
 import { Grants } from '../auth/grants.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { refuseOversizedBody } from '../auth/oauth-bodies.js'
@@ -218,7 +218,7 @@ function assemble(
     breaker: options.breaker,
     metrics,
   })
-  const audit = new AuditTrail(store)
+  const audit = new AuditTrail(store, Date.now, config.auditRetentionDays)
   const approvals = new Approvals({
     store,
     vault,
@@ -279,10 +279,12 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
     '/',
     approvalRoutes({
       approvals: parts.approvals,
+      audit: parts.audit,
+      retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
       publicUrl: config.publicUrl,
-      provider,
+      clients: new ClientDirectory(provider, log.child({ component: 'approvals' })),
       sessions: account.sessions,
-      signIn: account.signInFor(APPROVALS_PATH),
+      signInFor: account.signInFor,
       formTokens: new FormTokens(parts.vault, 'approval'),
       providerName,
       log: log.child({ component: 'approvals' }),

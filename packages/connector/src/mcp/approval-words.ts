@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
-import type { AccessMode, ChangeDescription } from '../services/definition.js'
+import { detailText, type AccessMode, type ChangeDescription } from '../services/definition.js'
 import { failure } from './results.js'
 
 /**
@@ -10,7 +10,10 @@ import { failure } from './results.js'
 
 /** The question, with what the person checks before answering. */
 export function elicitationMessage(description: ChangeDescription, mode: AccessMode): string {
-  const lines = [description.summary, ...description.details.map((d) => `${d.label}: ${d.value}`)]
+  const lines = [
+    description.summary,
+    ...description.details.map((d) => `${d.label}: ${detailText(d)}`),
+  ]
   if (mode === 'per-call')
     lines.push('', 'Open the approval page to check it and approve or decline it there.')
   return lines.join('\n')
@@ -32,15 +35,23 @@ export function askedOnPage(
   return failure(
     `${why}Not done yet: this change needs the person’s approval. ${description.summary} ` +
       `Ask the person to open ${url} , check the change and press Approve; then call ${tool} again with exactly the same arguments. ` +
+      'That page also lists every other change waiting for them: when you asked for several, give the person this one link, and once they have approved them together, call each again. ' +
       'Nothing has been changed.',
   )
 }
 
-export const declined = (tool: string, where: 'client' | 'page' | 'cancelled') =>
+export const declined = (tool: string, where: 'client' | 'page') =>
   failure(
-    where === 'cancelled'
-      ? `The person dismissed the approval of this ${tool} call without approving it. Nothing was changed. Ask them before trying again.`
-      : `The person declined this ${tool} call${where === 'page' ? ' on the approval page' : ''}. Nothing was changed. Do not retry unless they ask for it.`,
+    `The person declined this ${tool} call${where === 'page' ? ' on the approval page' : ''}. Nothing was changed. Do not retry unless they ask for it.`,
+  )
+
+/**
+ * The question in the assistant came back unanswered (dismissed, or never shown): the change
+ * still waits, and the person can decide it on its page.
+ */
+export const notAnsweredInClient = (tool: string, url: string) =>
+  failure(
+    `The approval question was closed without an answer, so this ${tool} call still waits for the person. Nothing was changed. Ask them to open ${url} , where they can approve or decline it (with any other change waiting for them); then call ${tool} again with exactly the same arguments.`,
   )
 
 /**

@@ -18,6 +18,7 @@ import {
   approvalExpired,
   askedOnPage,
   declined,
+  notAnsweredInClient,
   elicitationMessage,
   grantEnded,
   notApprovedYet,
@@ -44,7 +45,12 @@ import { providerReader } from './provider-reader.js'
  * (`refused`: declined, expired, used, not for this call).
  */
 export type Clearance =
-  | { go: true; ifMatch?: string }
+  | {
+      go: true
+      ifMatch?: string
+      /** The approval used (its key): the change's outcome is recorded against it. */
+      approvalId: string
+    }
   | {
       go: false
       result: CallToolResult | InputRequiredResult
@@ -95,7 +101,7 @@ export class ApprovalStep {
     }
 
     const consumed = await this.approvals.consume(call)
-    if (consumed.ok) return { go: true, ifMatch: consumed.ifMatch }
+    if (consumed.ok) return cleared(consumed)
     if (consumed.reason === 'declined') return stop(declined(definition.name, 'page'))
 
     // Pending: ask about the same approval again. Otherwise ask anew, saying why.
@@ -156,23 +162,28 @@ export class ApprovalStep {
     answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> },
   ): Promise<Clearance> {
     const perCall = definition.approval!.mode === 'per-call'
-    // For a per-call change, "accept" only says the page was opened: the page decides.
-    const yes = answer.action === 'accept' && (perCall || answer.content?.approve === true)
-    if (!yes) {
-      const decided = await this.approvals.decideFromClient(approvalId, call, 'decline')
-      if (decided.ok || (decided.reason === 'decided' && decided.decision === 'declined'))
-        return stop(notApproved(definition.name, answer))
-      return stop(refusal(definition.name, decided))
-    }
-    if (!perCall) {
-      const decided = await this.approvals.decideFromClient(approvalId, call, 'approve')
-      if (!decided.ok && decided.reason !== 'decided')
+    const { action } = answer
+    // Dismissed, not declined (some clients declare questions they never show, or close them
+    // unanswered): nothing is decided here, and the change waits on its page.
+    if (action !== 'cancel') {
+      // For a per-call change, "accept" only says the page was opened: the page decides.
+      const yes = action === 'accept' && (perCall || answer.content?.approve === true)
+      if (!yes) {
+        const decided = await this.approvals.decideFromClient(approvalId, call, 'decline')
+        if (decided.ok || (decided.reason === 'decided' && decided.decision === 'declined'))
+          return stop(notApproved(definition.name, action, answer.content))
         return stop(refusal(definition.name, decided))
-      if (!decided.ok && decided.decision === 'declined')
-        return stop(declined(definition.name, 'page'))
+      }
+      if (!perCall) {
+        const decided = await this.approvals.decideFromClient(approvalId, call, 'approve')
+        if (!decided.ok && decided.reason !== 'decided')
+          return stop(refusal(definition.name, decided))
+        if (!decided.ok && decided.decision === 'declined')
+          return stop(declined(definition.name, 'page'))
+      }
     }
     const consumed = await this.approvals.consume(call)
-    if (consumed.ok) return { go: true, ifMatch: consumed.ifMatch }
+    if (consumed.ok) return cleared(consumed)
     switch (consumed.reason) {
       case 'used':
         return stop(alreadyUsed(definition.name))
@@ -182,9 +193,9 @@ export class ApprovalStep {
         return stop(approvalExpired(definition.name))
       case 'pending': {
         const waiting = await this.approvals.waiting(call)
-        return waiting
-          ? stop(notApprovedYet(definition.name, waiting.url), 'approval_pending')
-          : stop(approvalExpired(definition.name))
+        if (!waiting) return stop(approvalExpired(definition.name))
+        const words = action === 'cancel' ? notAnsweredInClient : notApprovedYet
+        return stop(words(definition.name, waiting.url), 'approval_pending')
       }
       case 'none':
         return stop(answerNotForThisCall(definition.name))
@@ -203,14 +214,20 @@ function channelOf(mode: AccessMode, asking: ClientAsking | undefined): Approval
   return 'link'
 }
 
+const cleared = (consumed: { ifMatch?: string; approvalId: string }): Clearance => ({
+  go: true,
+  ifMatch: consumed.ifMatch,
+  approvalId: consumed.approvalId,
+})
+
 /** What the client's answer that approved nothing was, recorded as a decline. */
 function notApproved(
   tool: string,
-  answer: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> },
+  action: 'accept' | 'decline',
+  content: Record<string, unknown> | undefined,
 ): CallToolResult {
-  if (answer.action === 'cancel') return declined(tool, 'cancelled')
-  if (answer.action === 'decline') return declined(tool, 'client')
-  return answerDidNotApprove(tool, answer.content?.approve)
+  if (action === 'decline') return declined(tool, 'client')
+  return answerDidNotApprove(tool, content?.approve)
 }
 
 /** Why a decision given in the client was not taken. */

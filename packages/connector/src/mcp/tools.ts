@@ -199,7 +199,8 @@ export class ServiceTools {
       }
     }
     const provider = () => providerReader(this.#api, this.#profile, definition.service, grant)
-    let approved = false
+    /** The approval the change goes with: once set, the change is on its way. */
+    let approvalId: string | undefined
     try {
       if (definition.preflight) {
         const problem = await definition.preflight(input, provider())
@@ -209,31 +210,31 @@ export class ServiceTools {
       if (definition.approval) {
         const clearance = await this.#approval!.clear(definition, input, grant, caller.asking?.())
         if (!clearance.go) return clearance
-        approved = true
+        approvalId = clearance.approvalId
         ifMatch = clearance.ifMatch
         const { existing } = definition.approval
         if (ifMatch !== undefined && existing && !this.#profile.enforcesIfMatch)
           await checkStillAsSeen(provider(), existing, input, ifMatch)
       }
       const result = await this.#api.call(shape.apiCall(input, ifMatch), grant)
-      if (approved) await this.#record(definition, grant, 'executed', result.status)
+      if (approvalId) await this.#record(definition, grant, approvalId, 'executed', result.status)
       const answer = shape.answerOf(result, input)
       if (!isObject(answer) || !conforms(answer)) {
         this.#log.warn(
           { tool: definition.name, status: result.status },
           'provider answer is not what the tool reads',
         )
-        return { outcome: 'upstream_error', result: unexpectedAnswer(approved) }
+        return { outcome: 'upstream_error', result: unexpectedAnswer(approvalId !== undefined) }
       }
       const structured = definition.answer ? definition.answer.present(answer, input) : answer
       // The provider's answer is the result as it is: its own text is the result's text.
       const text = structured === result.body ? result.text : undefined
       return { outcome: 'ok', result: success(structured, text) }
     } catch (error) {
-      if (approved) await this.#record(definition, grant, 'failed', statusOf(error))
+      if (approvalId) await this.#record(definition, grant, approvalId, 'failed', statusOf(error))
       if (error instanceof ChangedSinceSeen) return toolError(changedSinceApproval(definition.name))
       if (error instanceof UpstreamApiError) {
-        if (approved && error.status === 412)
+        if (approvalId && error.status === 412)
           return toolError(changedSinceApproval(definition.name))
         return {
           outcome: UPSTREAM_OUTCOMES[error.kind],
@@ -254,6 +255,7 @@ export class ServiceTools {
   async #record(
     definition: ToolDefinition,
     grant: ToolGrant,
+    approvalId: string,
     decision: 'executed' | 'failed',
     upstreamStatus: number | undefined,
   ) {
@@ -263,6 +265,7 @@ export class ServiceTools {
         tool: definition.name,
         decision,
         upstreamStatus,
+        approvalId,
       })
     } catch (error) {
       // The change is made (or refused) whatever the trail says: the answer must tell it.

@@ -176,9 +176,23 @@ export interface ChangeDescription {
   /** One question, naming things by title: `Delete task "Buy milk" from list "Groceries"?` */
   summary: string
   /** What a person checks before approving, in order. */
-  details: { label: string; value: string }[]
+  details: ChangeDetail[]
   /** The etag of the existing resource the person saw: the change is sent with it as If-Match. */
   ifMatch?: string
+}
+
+export interface ChangeDetail {
+  label: string
+  /** The value after the change, or what the change concerns. */
+  value: string
+  /** For a value the change replaces: what it is now, shown beside the new one. */
+  before?: string
+}
+
+/** A detail in one line of text: `"Buy oat milk" (was "Buy milk")`. */
+export function detailText({ value, before }: ChangeDetail): string {
+  if (before === undefined) return value
+  return before === value ? `${value} (unchanged)` : `${value} (was ${before})`
 }
 
 /**

@@ -215,6 +215,28 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0007_audit_people': {
+    async up(db: Kysely<unknown>) {
+      // The person's activity page reads the audit trail by person, and groups a change's events
+      // (its decision, then its outcome at the provider) by approval: each event keeps whose grant
+      // it was (the person, the assistant, the service), which outlives the grant's link, and the
+      // approval's key (the digest of its page's id). Older events take theirs from the links
+      // that still exist.
+      for (const column of ['account', 'client_id', 'service', 'approval_id'])
+        await db.schema.alterTable('audit_events').addColumn(column, 'text').execute()
+      await sql`
+        UPDATE audit_events SET
+          account = (SELECT account FROM grant_links WHERE grant_links.grant_id = audit_events.grant_id),
+          client_id = (SELECT client_id FROM grant_links WHERE grant_links.grant_id = audit_events.grant_id),
+          service = (SELECT service FROM grant_links WHERE grant_links.grant_id = audit_events.grant_id)
+      `.execute(db)
+      await db.schema
+        .createIndex('audit_events_by_account')
+        .on('audit_events')
+        .columns(['account', 'at'])
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

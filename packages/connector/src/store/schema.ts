@@ -38,6 +38,12 @@ export interface AuditEventTable {
   decision: string
   /** The provider's HTTP status, or null when no upstream call was made. */
   upstream_status: number | null
+  /** Whose grant it was, recorded with the event (the link ends with the grant). */
+  account: string | null
+  client_id: string | null
+  service: string | null
+  /** The approval the event is about (its key); null for events about no one approval. */
+  approval_id: string | null
 }
 
 /**

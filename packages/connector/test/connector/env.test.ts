@@ -136,6 +136,15 @@ describe('the connector environment', () => {
     })
   })
 
+  it('AUDIT_RETENTION_DAYS: days from 1 to 3650, the default unset', () => {
+    expect(connectorEnvironment({}).config.auditRetentionDays).toBeUndefined()
+    expect(connectorEnvironment({ AUDIT_RETENTION_DAYS: '30' }).config.auditRetentionDays).toBe(30)
+    for (const value of ['0', '3651', '7.5', 'a month'])
+      expect(() => connectorEnvironment({ AUDIT_RETENTION_DAYS: value })).toThrow(
+        `AUDIT_RETENTION_DAYS must be a whole number of days from 1 to 3650, not "${value}".`,
+      )
+  })
+
   it('keeps the default of each rate limit left unset', () => {
     const { config } = connectorEnvironment({ RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '300' })
     expect(config.rateLimits).toEqual({

@@ -101,7 +101,6 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
 
   it.each([
     ['declines', { action: 'decline' } as const, /declined this update_task call/],
-    ['dismisses the question', { action: 'cancel' } as const, /dismissed the approval/],
     [
       'answers "no"',
       { action: 'accept', content: { approve: false } } as const,
@@ -133,6 +132,30 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
     expect((await tasksOf(p.providerToken, p.tasklist))[0]!.title).toBe('Task 1')
     expect(await auditOf(p.grantId)).toEqual(['declined update_task'])
     await assistant.close()
+  })
+
+  it('a question dismissed or never shown is no decline: the change waits, the result names its page, and approved there it is made once', async () => {
+    const p = await connectedPerson()
+    const assistant = await assistantV2(tasksMcp(), p.token, () => ({ action: 'cancel' }))
+    const { next } = await upstreamCalls()
+    const args = { tasklist: p.tasklist, task: p.ids[0], title: 'Renamed later' }
+    const result = await assistant.call('update_task', args)
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toMatch(/closed without an answer, so this update_task call still waits/)
+    expect(textOf(result)).toMatch(/Nothing was changed/)
+    const url = /open (\S+) ,/.exec(textOf(result))![1]!
+    expect(url).toMatch(/\/approvals\/[\w-]+$/)
+    expect(await auditOf(p.grantId)).toEqual([])
+    expect((await upstreamCalls(next)).writes).toEqual([])
+
+    // On the page, the person approves it; the call comes again and is made, once.
+    await flow.onThePage(p.person, url, 'Approve')
+    const again = await assistantV2(tasksMcp(), p.token, undefined)
+    const made = await again.call('update_task', args)
+    expect(made.isError ?? false, textOf(made)).toBe(false)
+    expect(made.structuredContent).toMatchObject({ title: 'Renamed later' })
+    expect(await auditOf(p.grantId)).toEqual(['approved update_task', 'executed update_task 200'])
+    await Promise.all([assistant.close(), again.close()])
   })
 
   it('delete_task is approved on the page (URL elicitation), where the connector checks the person', async () => {

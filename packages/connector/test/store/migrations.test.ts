@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely'
+import { Kysely, Migrator, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import {
   connectorMigrations,
@@ -6,6 +6,8 @@ import {
   MIGRATION_TABLE,
 } from '../../src/store/migrations.js'
 import type { Store } from '../../src/store/open.js'
+import { postgresEngine } from '../../src/store/postgres.js'
+import { sqliteEngine } from '../../src/store/sqlite.js'
 import { describeEachEngine } from '../support/engines.js'
 
 const expectedMigrations = Object.keys(await connectorMigrations.getMigrations()).sort()
@@ -52,6 +54,53 @@ describeEachEngine('migrations', (engine) => {
     expect(again).toEqual({ results: [] })
     const kept = await second.db.selectFrom('upstream_credentials').select('id').execute()
     expect(kept).toEqual([{ id: 'kept' }])
+  })
+
+  it('0007 gives each older audit event its person, assistant and service, from its grant’s link', async () => {
+    const location = await engine.newLocation()
+    const { dialect } =
+      engine.name === 'postgres'
+        ? postgresEngine(location.databaseUrl!)
+        : sqliteEngine(location.dataDir!)
+    const db = new Kysely<any>({ dialect })
+    const migrator = (name: string) =>
+      new Migrator({
+        db,
+        provider: connectorMigrations,
+        migrationTableName: MIGRATION_TABLE,
+        migrationLockTableName: MIGRATION_LOCK_TABLE,
+      }).migrateTo(name)
+    expect((await migrator('0006_rate_limits')).error).toBeUndefined()
+    await db
+      .insertInto('grant_links')
+      .values({
+        grant_id: 'g1',
+        credential_id: 'c1',
+        account: 'ann',
+        client_id: 'client-1',
+        service: 'tasks',
+        created_at: 1,
+      })
+      .execute()
+    for (const [id, grant] of [
+      ['e1', 'g1'],
+      ['e2', 'ended'],
+    ])
+      await db
+        .insertInto('audit_events')
+        .values({ id, at: 1, grant_id: grant, tool: 'create_task', decision: 'approved' })
+        .execute()
+    expect((await migrator('0007_audit_people')).error).toBeUndefined()
+    const events = await db
+      .selectFrom('audit_events')
+      .select(['id', 'account', 'client_id', 'service', 'approval_id'])
+      .orderBy('id')
+      .execute()
+    await db.destroy()
+    expect(events).toEqual([
+      { id: 'e1', account: 'ann', client_id: 'client-1', service: 'tasks', approval_id: null },
+      { id: 'e2', account: null, client_id: null, service: null, approval_id: null },
+    ])
   })
 
   if (engine.name === 'postgres') {

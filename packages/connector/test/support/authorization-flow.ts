@@ -366,7 +366,8 @@ export class Person {
   async fetch(
     method: string,
     url: string,
-    form?: Record<string, string>,
+    /** A form, as fields; URLSearchParams for a field given more than once. */
+    form?: Record<string, string> | URLSearchParams,
     headers: Record<string, string> = {},
   ) {
     const target = new URL(url)

@@ -1,6 +1,7 @@
 import {
   readResource,
   type ChangeDescription,
+  type ChangeDetail,
   type ProviderRead,
   type ProviderReader,
 } from '../definition.js'
@@ -27,7 +28,6 @@ export const getTaskList: ProviderRead = {
 }
 
 type Status = 'needsAction' | 'completed'
-type Detail = ChangeDescription['details'][number]
 
 const readList = (provider: ProviderReader, tasklist: string): Promise<TaskList> =>
   readResource(provider, taskListSchema, 'a task list', getTaskList.name, { tasklist })
@@ -35,13 +35,8 @@ const readList = (provider: ProviderReader, tasklist: string): Promise<TaskList>
 const readTask = (provider: ProviderReader, tasklist: string, task: string): Promise<Task> =>
   readResource(provider, taskSchema, 'a task', 'get_task', { tasklist, task })
 
-const detail = (label: string, value: string): Detail => ({ label, value })
-
-/** A new value beside the one it replaces. */
-function replacing(next: string, before: string | undefined): string {
-  if (before === next) return `${next} (unchanged)`
-  return before === undefined ? next : `${next} (was ${before})`
-}
+const detail = (label: string, value: string, before?: string): ChangeDetail =>
+  before === undefined ? { label, value } : { label, value, before }
 
 /** Where a created or moved task goes among its siblings. */
 const placeOf = (parent: Task | undefined, previous: Task | undefined) =>
@@ -120,30 +115,30 @@ export async function describeUpdateTask(
     readTask(provider, args.tasklist, args.task),
   ])
   const changes: string[] = []
-  const details: Detail[] = []
+  const details: ChangeDetail[] = []
 
   if (args.title !== undefined) {
     changes.push(`title to ${quoted(args.title)}`)
-    details.push(detail('Title', replacing(quoted(args.title), quoted(current.title))))
+    details.push(detail('Title', quoted(args.title), quoted(current.title)))
   }
   if (args.notes !== undefined) {
     const was = current.notes ? notesPreview(current.notes) : 'none'
     if (!args.notes) {
       changes.push('clear the notes')
-      details.push(detail('Notes', replacing('none', was)))
+      details.push(detail('Notes', 'none', was))
     } else {
       changes.push(current.notes ? 'replace the notes' : 'add notes')
-      details.push(detail('Notes', replacing(notesPreview(args.notes), was)))
+      details.push(detail('Notes', notesPreview(args.notes), was))
     }
   }
   if (args.status !== undefined) {
     changes.push(args.status === 'completed' ? 'mark as done' : 'mark as not done')
-    details.push(detail('Status', replacing(statusWord(args.status), statusWord(current.status))))
+    details.push(detail('Status', statusWord(args.status), statusWord(current.status)))
   }
   if (args.due !== undefined) {
     const was = current.due ? dueDay(current.due) : 'none'
     changes.push(args.due === null ? 'remove the due day' : `due ${dueDay(args.due)}`)
-    details.push(detail('Due', replacing(args.due === null ? 'none' : dueDay(args.due), was)))
+    details.push(detail('Due', args.due === null ? 'none' : dueDay(args.due), was))
   }
   if (args.completed !== undefined) {
     const done = (args.status ?? current.status) === 'completed'
@@ -196,6 +191,10 @@ export async function describeMoveTask(
     args.parent ? readTask(provider, target, args.parent) : undefined,
     args.previous ? readTask(provider, target, args.previous) : undefined,
   ])
+  // Where it is now, for the person to see from where it goes.
+  const currentParent = moved.parent
+    ? await readTask(provider, args.tasklist, moved.parent)
+    : undefined
   const otherList = destination !== undefined && destination.id !== list.id
   const task = quoted(moved.title)
   // Within a list the place is the point of the move, so it is always said; to another list,
@@ -220,9 +219,14 @@ export async function describeMoveTask(
     summary,
     details: [
       detail('Task', task),
-      detail(otherList ? 'From list' : 'List', quoted(list.title)),
-      ...(otherList ? [detail('To list', quoted(destination.title))] : []),
-      detail('Subtask of', parent ? quoted(parent.title) : 'none (top level)'),
+      otherList
+        ? detail('List', quoted(destination.title), quoted(list.title))
+        : detail('List', quoted(list.title)),
+      detail(
+        'Subtask of',
+        parent ? quoted(parent.title) : 'none (top level)',
+        currentParent ? quoted(currentParent.title) : 'none (top level)',
+      ),
       detail('Position', placeOf(parent, previous)),
     ],
     ifMatch: moved.etag,

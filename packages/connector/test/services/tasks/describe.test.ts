@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { ChangeDescription, ProviderReader } from '../../../src/services/definition.js'
+import {
+  detailText,
+  type ChangeDescription,
+  type ProviderReader,
+} from '../../../src/services/definition.js'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 import { dueDay, moment, notesPreview, quoted } from '../../../src/services/wording.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
@@ -33,8 +37,10 @@ async function newUser() {
   return { user, token, reader, run, ok, ask, list, add }
 }
 
-const detail = (d: ChangeDescription, label: string) =>
-  d.details.find((item) => item.label === label)?.value
+const detail = (d: ChangeDescription, label: string) => {
+  const item = d.details.find((each) => each.label === label)
+  return item && detailText(item)
+}
 
 describe('describe() names the task and the list by title', () => {
   it('create_task_list', async () => {
@@ -95,8 +101,8 @@ describe('describe() names the task and the list by title', () => {
     expect(d.details).toEqual([
       { label: 'Task', value: '"Buy milk"' },
       { label: 'List', value: '"Groceries"' },
-      { label: 'Title', value: '"Buy oat milk" (was "Buy milk")' },
-      { label: 'Status', value: 'done (was not done)' },
+      { label: 'Title', value: '"Buy oat milk"', before: '"Buy milk"' },
+      { label: 'Status', value: 'done', before: 'not done' },
     ])
     expect(d.ifMatch).toBe(milk.etag)
 
@@ -153,7 +159,7 @@ describe('describe() names the task and the list by title', () => {
     expect(under.details).toEqual([
       { label: 'Task', value: '"Pack"' },
       { label: 'List', value: '"Trip"' },
-      { label: 'Subtask of', value: '"Plan trip"' },
+      { label: 'Subtask of', value: '"Plan trip"', before: 'none (top level)' },
       { label: 'Position', value: 'after "Pick dates"' },
     ])
     expect(under.ifMatch).toBe(pack.etag)
@@ -173,8 +179,8 @@ describe('describe() names the task and the list by title', () => {
       destinationTasklist: home,
     })
     expect(away.summary).toBe('Move task "Pack" from list "Trip" to list "Home"?')
-    expect(detail(away, 'From list')).toBe('"Trip"')
-    expect(detail(away, 'To list')).toBe('"Home"')
+    expect(detail(away, 'List')).toBe('"Home" (was "Trip")')
+    expect(detail(away, 'Subtask of')).toBe('none (top level) (unchanged)')
     expect(detail(away, 'Position')).toBe('first in the list')
     const moved = await run(
       'move_task',
@@ -227,7 +233,7 @@ describe('describe() keeps hostile titles readable', () => {
     `<script>alert(1)</script>\nline two\r\n\u0007\u0000\u001b[31m\u202eevil\u2028` + 'x'.repeat(n)
 
   const expectClean = (d: ChangeDescription) => {
-    for (const text of [d.summary, ...d.details.map((x) => x.value)]) {
+    for (const text of [d.summary, ...d.details.map(detailText)]) {
       expect(text).not.toMatch(CONTROL)
       expect(Array.from(text).length).toBeLessThan(300)
     }

@@ -5,9 +5,11 @@ import { benchModelBudget } from './model-budget.js'
 import { benchOutages } from './outages.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
+import { benchViews } from './views.js'
 
 /** `npm run bench`: every figure of DESIGN §7 that exists so far, one JSON object a line. */
 await benchModelBudget()
+await benchViews()
 await benchSandboxTasks()
 await benchConnectorTools()
 await benchMcpHandler()

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import pino from 'pino'
 import { requestStateCodec } from '../packages/connector/src/mcp/asking.js'
 import { serviceHandler } from '../packages/connector/src/mcp/handler.js'
+import { ServiceViews } from '../packages/connector/src/mcp/views.js'
 import { ServiceTools } from '../packages/connector/src/mcp/tools.js'
 import { SERVICE_TOOLS } from '../packages/connector/src/services/tools.js'
 import { Vault } from '../packages/connector/src/vault/vault.js'
@@ -61,7 +62,7 @@ export async function benchMcpHandler(): Promise<void> {
   const authInfo: AuthInfo = { token: 'bench', clientId: 'bench', scopes: [], extra: { grant } }
   const quiet = () => {}
 
-  const lean = serviceHandler('tasks', tools, {
+  const lean = serviceHandler('tasks', tools, new ServiceViews(SERVICE_TOOLS.tasks), {
     version: '0',
     onerror: quiet,
     requestState: requestStateCodec(

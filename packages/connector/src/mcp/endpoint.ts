@@ -23,6 +23,7 @@ import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
 import { serviceHandler } from './handler.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
+import { ServiceViews } from './views.js'
 import { ServiceTools } from './tools.js'
 
 /**
@@ -75,7 +76,8 @@ export function mcpRoutes(deps: McpEndpointDeps) {
     })
 
     const log = deps.log.child({ service })
-    const tools = new ServiceTools(deps.tools?.[service] ?? SERVICE_TOOLS[service], {
+    const definitions = deps.tools?.[service] ?? SERVICE_TOOLS[service]
+    const tools = new ServiceTools(definitions, {
       api: deps.api,
       profile: deps.profile,
       log,
@@ -84,7 +86,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       callLimit: deps.toolCallLimit,
       metrics,
     })
-    const handler = serviceHandler(service, tools, {
+    const handler = serviceHandler(service, tools, new ServiceViews(definitions), {
       version: deps.version ?? '0.1.0',
       requestState,
       onerror: (error) => log.warn({ err: error }, 'MCP request refused'),

@@ -10,6 +10,7 @@ import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { clientAsking, type AskedState } from './asking.js'
 import { grantOf } from './grant-access.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
+import type { ServiceViews } from './views.js'
 
 /**
  * One service's MCP handler: the SDK's `createMcpHandler`, which owns the protocol (era
@@ -49,6 +50,7 @@ export interface ServiceHandlerOptions {
 export function serviceHandler(
   service: ServiceName,
   tools: ServiceTools,
+  views: ServiceViews,
   options: ServiceHandlerOptions,
 ): McpHttpHandler {
   const info = {
@@ -58,7 +60,11 @@ export function serviceHandler(
   }
   const codec = options.requestState
   const serverOptions = {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      // The views of MCP Apps, where the service has any (views.ts).
+      ...(views.any && { resources: { listChanged: false } }),
+    },
     // A state that fails the codec is refused before any handler runs.
     requestState: { verify: codec.verify },
     // A 2025-11-25 request is never asked in the client (asking.ts): were one to be, fail loudly
@@ -71,6 +77,10 @@ export function serviceHandler(
     server.setRequestHandler('tools/call', (request, ctx) =>
       tools.call(request.params.name, request.params.arguments, callerOf(ctx, codec)),
     )
+    if (views.any) {
+      server.setRequestHandler('resources/list', () => views.listing)
+      server.setRequestHandler('resources/read', (request) => views.read(request.params.uri))
+    }
     return server
   }
   const factory = options.serverFor ? () => options.serverFor!(service) : lean

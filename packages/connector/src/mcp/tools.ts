@@ -12,6 +12,7 @@ import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
 import { toolJsonSchema } from '../services/json-schema.js'
+import { viewMeta } from './views.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import type { ToolOutcome } from '../metrics/labels.js'
@@ -46,7 +47,9 @@ import {
  * The `_meta` keys of a listed tool:
  * - `countersign/scope`: the short scope a token needs to call it, e.g. "tasks.readonly";
  * - `countersign/accessMode`: for a change, how the person approves each call, "auth-token" or
- *   "per-call" (the seed's access modes).
+ *   "per-call" (the seed's access modes);
+ * - `ui` (and its older flat form, `ui/resourceUri`): the view that draws the result, for hosts
+ *   that render MCP Apps (views.ts).
  */
 const SCOPE_META = 'countersign/scope'
 const ACCESS_MODE_META = 'countersign/accessMode'
@@ -298,8 +301,9 @@ const UPSTREAM_OUTCOMES: Record<UpstreamApiErrorKind, ToolOutcome> = {
 
 /** A definition as `tools/list` shows it. */
 export function listedTool(definition: ToolDefinition): Tool {
-  const meta: Record<string, string> = { [SCOPE_META]: definition.scope }
+  const meta: Record<string, unknown> = { [SCOPE_META]: definition.scope }
   if (definition.approval) meta[ACCESS_MODE_META] = definition.approval.mode
+  if (definition.view) Object.assign(meta, viewMeta(definition.view))
   return {
     name: definition.name,
     title: definition.title,

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ServiceName } from './catalog.js'
 import { toolInput } from './inputs.js'
 import type { AccessMode, ChangeRow, HttpMethod, ToolRow } from './table.js'
+import type { ViewName } from './views.js'
 
 export type { AccessMode, HttpMethod }
 
@@ -62,6 +63,8 @@ export interface ToolDefinition<
   preflight?: (args: z.output<Input>, provider: ProviderReader) => Promise<string | undefined>
   /** For changes only: how the person approves each call, and how the change reads to them. */
   approval?: ApprovalPolicy<z.output<Input>>
+  /** The view that draws its result in hosts that render MCP Apps (services/views.ts). */
+  view?: ViewName
 }
 
 /** How a tool's result is built from the provider's answer. */
@@ -107,6 +110,7 @@ export type ToolDetail<
   answer?: AnswerReading<Args<Shape>, A>
   answerWithoutBody?: (args: Args<Shape>) => Record<string, unknown>
   preflight?: (args: Args<Shape>, provider: ProviderReader) => Promise<string | undefined>
+  view?: ViewName
 } & (Row extends ChangeRow
   ? { approval: Omit<ApprovalPolicy<Args<Shape>>, 'mode'> }
   : { approval?: never })

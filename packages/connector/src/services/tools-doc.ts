@@ -4,6 +4,7 @@ import { SERVICES, type ServiceName } from './catalog.js'
 import { pathParamsOf, type ToolDefinition } from './definition.js'
 import { toolJsonSchema } from './json-schema.js'
 import { SERVICE_TOOLS } from './tools.js'
+import { viewUri } from './views.js'
 
 /**
  * docs/tools.md, rendered from the definitions, as oidc-provider renders its docs from its
@@ -33,6 +34,8 @@ The MCP listing, the validation of arguments and the approvals are built from th
 - **Approval**: none for a read; for a change, the person approves each call, with the seed's access
   mode: \`auth-token\` asks in the assistant's own interface where it can (MCP elicitation), else on
   the connector's approval page; \`per-call\` always asks on the connector's approval page.
+- **View**: for hosts that render MCP Apps, the view that draws the result (a chart or ranked
+  rows); other hosts read the result alone, which is the same.
 - **Inputs** are flat: path parameters, query parameters and body fields side by side. _Where_ says
   where each one goes in the upstream call. Every limit is checked before anything is sent.
 `
@@ -74,6 +77,9 @@ function toolSection(tool: ToolDefinition): string {
       `- Method and path: ${code(operation(tool))}`,
       `- Scope: ${code(tool.scope)}`,
       `- Approval: ${approval(tool)}`,
+      ...(tool.view
+        ? [`- View: ${code(viewUri(tool.view))}, which hosts that render MCP Apps draw it with`]
+        : []),
     ].join('\n'),
     text(tool.description),
     inputs(tool),

@@ -2,6 +2,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type CallToolResult,
+  type ClientCapabilities,
   type FetchLike,
 } from '@modelcontextprotocol/client'
 import { expect } from 'vitest'
@@ -11,14 +12,19 @@ import type { ToolDefinition } from '../../src/services/definition.js'
  * The MCP SDK's own client (v2) at one service's MCP URL with a bearer token from the real flow,
  * under the protocol revision asked for: `2026-07-28` pinned (stateless requests), or
  * `2025-11-25`, the client that sends `initialize`. `versions` records the protocol version
- * header of every POST it sent. The answer is re-wrapped in the global Response (see
+ * header of every POST it sent; `capabilities` are what it declares. The answer is re-wrapped in the global Response (see
  * test/e2e/sdk-client.test.ts).
  */
 
 export const ERAS = ['2026-07-28', '2025-11-25'] as const
 export type Era = (typeof ERAS)[number]
 
-export async function mcpClientWithToken(resource: string, token: string, era: Era) {
+export async function mcpClientWithToken(
+  resource: string,
+  token: string,
+  era: Era,
+  capabilities?: ClientCapabilities,
+) {
   const versions: (string | null)[] = []
   const fetchWithToken: FetchLike = async (input, init) => {
     const headers = new Headers(init?.headers)
@@ -29,7 +35,10 @@ export async function mcpClientWithToken(resource: string, token: string, era: E
   }
   const client = new Client(
     { name: 'countersign-tools-test', version: '1.0.0' },
-    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    {
+      ...(era === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+      ...(capabilities && { capabilities }),
+    },
   )
   await client.connect(
     new StreamableHTTPClientTransport(new URL(resource), { fetch: fetchWithToken }),

@@ -145,6 +145,7 @@ export const runRealtimeReport = defineTool(ANALYTICS_TABLE.run_realtime_report,
   query: [],
   output: realtimeTable,
   answer: { schema: realtimeReport, present: (answer) => reportTableOf(answer) },
+  view: 'realtime',
   // Realtime names are the API's fixed set: checked here, with no upstream call.
   preflight: async (args) => {
     const used = [
@@ -179,6 +180,7 @@ export const runReport = defineTool(ANALYTICS_TABLE.run_report, {
   query: [],
   output: reportTable,
   answer: { schema: report, present: (answer, args) => reportTableOf(answer, args.offset ?? 0) },
+  view: 'report',
   preflight: (args, provider) => checkNames(provider, args.propertiesId, [args]),
 })
 
@@ -227,6 +229,7 @@ export const runReports = defineTool(ANALYTICS_TABLE.run_reports, {
       ),
     }),
   },
+  view: 'report',
   preflight: (args, provider) =>
     checkNames(
       provider,

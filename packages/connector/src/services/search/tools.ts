@@ -210,6 +210,7 @@ export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analyti
   query: [],
   output: performanceTable,
   answer: { schema: searchAnalyticsAnswer, present: performanceTableOf },
+  view: 'search-performance',
 })
 
 export const submitSitemap = defineTool(SEARCH_TABLE.submit_sitemap, {

@@ -49,7 +49,7 @@ describe.each(ERAS)('the search tools, protocol %s', (era) => {
       )
       expect(tool.outputSchema).toMatchObject({ type: 'object' })
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true })
-      expect(tool._meta).toEqual({ 'countersign/scope': 'webmasters.readonly' })
+      expect(tool._meta).toMatchObject({ 'countersign/scope': 'webmasters.readonly' })
     }
     const query = tools.find((t) => t.name === 'query_search_analytics')!
     expect(query.inputSchema.required).toEqual(['siteUrl', 'startDate', 'endDate'])

@@ -15,6 +15,7 @@ import {
   upstreamEnvironment,
 } from '../packages/connector/test/support/processes.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
+import type { Runtime } from './runtime.js'
 import { emit, p50, timed } from './stats.js'
 
 /**
@@ -50,14 +51,15 @@ const WARMUP_ROUNDS = 3
 /** How long the connector rests without a request before its idle memory is read. */
 const REST_SECONDS = 20
 
-export async function benchConnectorTools(): Promise<void> {
+export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'countersign-bench-tools-'))
   const children: ChildProcess[] = []
+  const command = runtime?.node
   try {
-    const { sandbox, connector, flow } = await startStack(children, dataDir)
+    const { sandbox, connector, flow } = await startStack(children, dataDir, command)
     const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
     const tasklist = await seedTasks(sandbox.url)
-    const google = await startGoogleConnector(children, dataDir, sandbox)
+    const google = await startGoogleConnector(children, dataDir, sandbox, command)
 
     // The same upstream request the tool makes: list_tasks with only `tasklist` is a GET of the
     // list's tasks without a query (the provider's default page holds the 20 tasks).
@@ -68,11 +70,17 @@ export async function benchConnectorTools(): Promise<void> {
       ok: (body) => body.includes('"kind":"tasks#tasks"') && countTasks(body) === TASKS,
     }
     const proxyPort = await freePort()
-    const proxy = await startChild(children, [...FROM_SOURCES, 'bench/bare-proxy.ts'], proxyPort, {
-      UPSTREAM_URL: direct.url,
-      UPSTREAM_TOKEN: await providerToken(sandbox.url),
-      PORT: String(proxyPort),
-    })
+    const proxy = await startChild(
+      children,
+      [...FROM_SOURCES, 'bench/bare-proxy.ts'],
+      proxyPort,
+      {
+        UPSTREAM_URL: direct.url,
+        UPSTREAM_TOKEN: await providerToken(sandbox.url),
+        PORT: String(proxyPort),
+      },
+      command,
+    )
     const bare: Target = { ...direct, url: `${proxy.url}/proxy`, headers: {} }
     const modern = listTasks(connector.url, tokens.access_token, tasklist, MODERN)
     const legacy = listTasks(connector.url, tokens.access_token, tasklist, LEGACY)
@@ -162,6 +170,19 @@ export async function benchConnectorTools(): Promise<void> {
       clearInterval(sampler)
     }
 
+    if (runtime) {
+      // On another runtime, the figures of DESIGN §7 that it is measured for, and their parts.
+      const figure = (name: string, value: number, unit: string) =>
+        emit(`${name}${runtime.suffix}`, value, unit)
+      figure('connector_own_work_ms', p50(times.modern) - p50(times.floor), 'ms')
+      figure('throughput_ratio', rates.modern / rates.direct, 'ratio')
+      figure('overhead_p50_ms', p50(times.modern) - p50(times.direct), 'ms')
+      figure('mcp_floor_overhead_p50_ms', p50(times.floor) - p50(times.direct), 'ms')
+      figure('mcp_floor_throughput_ratio', rates.floor / rates.direct, 'ratio')
+      figure('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
+      figure('rss_mb_idle', idle, 'MB')
+      return
+    }
     emit('overhead_p50_ms', p50(times.modern) - p50(times.direct), 'ms')
     emit('mcp_floor_overhead_p50_ms', p50(times.floor) - p50(times.direct), 'ms')
     // The connector's own work: what it adds over the SDK's handler making the same GET.
@@ -250,22 +271,34 @@ const BENCH_RATE_LIMITS = { RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '1000000000' }
  * The sandbox and the connector in child processes, compiled, as `npm run sandbox` and
  * `countersign start` run them (data in `dataDir`), and the OAuth flow against them.
  */
-export async function startStack(children: ChildProcess[], dataDir: string) {
+export async function startStack(children: ChildProcess[], dataDir: string, command?: string) {
   const [sandboxPort, connectorPort] = [await freePort(), await freePort()]
   const googlePort = await freePort()
-  const started = await startChild(children, COMPILED.sandbox, sandboxPort, {
-    SANDBOX_PORT: String(sandboxPort),
-    SANDBOX_GOOGLE_PORT: String(googlePort),
-    DATA_DIR: dataDir,
-  })
+  const started = await startChild(
+    children,
+    COMPILED.sandbox,
+    sandboxPort,
+    {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_GOOGLE_PORT: String(googlePort),
+      DATA_DIR: dataDir,
+    },
+    command,
+  )
   const sandbox = { ...started, googleUrl: `http://127.0.0.1:${googlePort}` }
-  const connector = await startChild(children, COMPILED.connector, connectorPort, {
-    SANDBOX_PORT: String(sandboxPort),
-    PORT: String(connectorPort),
-    DATA_DIR: dataDir,
-    VAULT_KEY: randomBytes(32).toString('base64'),
-    ...BENCH_RATE_LIMITS,
-  })
+  const connector = await startChild(
+    children,
+    COMPILED.connector,
+    connectorPort,
+    {
+      SANDBOX_PORT: String(sandboxPort),
+      PORT: String(connectorPort),
+      DATA_DIR: dataDir,
+      VAULT_KEY: randomBytes(32).toString('base64'),
+      ...BENCH_RATE_LIMITS,
+    },
+    command,
+  )
   const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
   return { sandbox, connector, flow }
 }
@@ -278,15 +311,22 @@ async function startGoogleConnector(
   children: ChildProcess[],
   dataDir: string,
   sandbox: { url: string; googleUrl: string },
+  command?: string,
 ) {
   const port = await freePort()
-  const connector = await startChild(children, COMPILED.connector, port, {
-    ...upstreamEnvironment(googleSandboxUpstream(sandbox.googleUrl)),
-    PORT: String(port),
-    DATA_DIR: join(dataDir, 'google'),
-    VAULT_KEY: randomBytes(32).toString('base64'),
-    ...BENCH_RATE_LIMITS,
-  })
+  const connector = await startChild(
+    children,
+    COMPILED.connector,
+    port,
+    {
+      ...upstreamEnvironment(googleSandboxUpstream(sandbox.googleUrl)),
+      PORT: String(port),
+      DATA_DIR: join(dataDir, 'google'),
+      VAULT_KEY: randomBytes(32).toString('base64'),
+      ...BENCH_RATE_LIMITS,
+    },
+    command,
+  )
   const flow = new AuthorizationFlow({ url: connector.url, sandbox })
   const { tokens } = await flow.connect({ service: 'tasks', person: flow.person(USER) })
   return { url: connector.url, token: tokens.access_token }
@@ -302,6 +342,8 @@ async function startChild(
   program: readonly string[],
   port: number,
   env: Record<string, string>,
+  /** Another Node's binary (bench/runtime.ts) in place of this process's. */
+  command?: string,
 ) {
   const connector = program === COMPILED.connector
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
@@ -315,7 +357,7 @@ async function startChild(
     program,
     port,
     { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...metrics, ...env },
-    { nodeFlags },
+    { nodeFlags, ...(command && { command }) },
   )
 }
 

@@ -3,6 +3,7 @@ import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchModelBudget } from './model-budget.js'
 import { benchOutages } from './outages.js'
+import { node24 } from './runtime.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
 import { benchViews } from './views.js'
@@ -12,6 +13,9 @@ await benchModelBudget()
 await benchViews()
 await benchSandboxTasks()
 await benchConnectorTools()
+// The same call with the connector, the sandbox and the floor on Node 24, the production runtime.
+const production = node24()
+if (production) await benchConnectorTools(production)
 await benchMcpHandler()
 await benchSearch()
 await benchAnalytics()

@@ -53,7 +53,20 @@ console.log('CONFORMANCE ' + JSON.stringify({ node: process.execPath, version: p
 `
 
 export async function installConformance(timeoutMs: number): Promise<Conformance> {
-  const args = ['-y', '-p', 'node@22', '-p', CONFORMANCE_PACKAGE, '--', 'node', '-e', LOCATE]
+  // The `node` package installs its binary in an install step, which npm runs only when told
+  // (npm 12; with npm 11, the project's strict-allow-scripts refuses it otherwise).
+  const args = [
+    '-y',
+    '--allow-scripts=node',
+    '-p',
+    'node@22',
+    '-p',
+    CONFORMANCE_PACKAGE,
+    '--',
+    'node',
+    '-e',
+    LOCATE,
+  ]
   const run = await runProgram('npx', args, timeoutMs)
   const line = run.output.split('\n').find((l) => l.startsWith('CONFORMANCE '))
   if (run.exitCode !== 0 || !line) {

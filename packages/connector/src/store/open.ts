@@ -7,15 +7,11 @@ import {
   type RateLimit,
   type RateLimiter,
 } from './rate-limits.js'
+import type { PreparedRead } from './prepared-read.js'
 import type { ConnectorDatabase } from './schema.js'
 
 export type { StoreEngine } from './engine.js'
-
-/**
- * A read by one SQL text, prepared once by the engine and run by its own driver: `$1`, `$2`...
- * in the text take the values in order. Its one row, or undefined.
- */
-export type PreparedRead<Row> = (...values: (string | number)[]) => Promise<Row | undefined>
+export type { PreparedRead } from './prepared-read.js'
 
 /**
  * The connector's storage: one query layer over either engine. Repositories take a Store and use
@@ -59,7 +55,7 @@ export async function openStore({
   const { pool, dialect, prepareRead } =
     engine === 'postgres'
       ? (await import('./postgres.js')).postgresEngine(databaseUrl!, { onConnectionError })
-      : { pool: undefined, ...(await import('./sqlite.js')).sqliteEngine(dataDir) }
+      : { pool: undefined, ...(await (await import('./sqlite.js')).sqliteEngine(dataDir)) }
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
     await migrateToLatest(db)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { PostgresDialect } from 'kysely'
 import pg from 'pg'
-import type { PreparedRead } from './open.js'
+import type { PreparedRead } from './prepared-read.js'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
 const DEFAULT_POOL_SIZE = 10

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from '@countersign/sqlite'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
-import type { PreparedRead } from './open.js'
 import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
+import type { PreparedRead } from './prepared-read.js'
 import { withStatementCache } from './statement-cache.js'
 
 /** The embedded engine's file, inside the data folder (the sandbox's lives in its own folder). */
@@ -28,15 +28,11 @@ class ConnectorSqliteDialect extends SqliteDialect {
  * The embedded engine: one file in the data folder, for a single connector process. The folder
  * and the database files are for the connector's user only (owner-only.ts).
  */
-export function sqliteEngine(dataDir: string) {
+export async function sqliteEngine(dataDir: string) {
   ownerOnlyFolder(dataDir)
   const file = join(dataDir, SQLITE_FILE)
   ownerOnlyDatabase(file)
-  const database = new SQLite(file)
-  database.pragma('journal_mode = WAL')
-  database.pragma('synchronous = NORMAL')
-  // Waits for a lock held by a backup or an admin command instead of failing at once.
-  database.pragma('busy_timeout = 5000')
+  const database = await openSqlite(file)
   database.pragma('foreign_keys = ON')
   return {
     dialect: new ConnectorSqliteDialect({ database: withStatementCache(database) }),
@@ -45,13 +41,13 @@ export function sqliteEngine(dataDir: string) {
 }
 
 /**
- * Reads on the connection kysely uses, prepared on first use. better-sqlite3 runs a statement
+ * Reads on the connection kysely uses, prepared on first use. Both drivers run a statement
  * synchronously, so a read never lands inside one of kysely's queries; `$1`, `$2`... are SQLite
  * named parameters, bound by their number.
  */
-function sqliteReads(database: SQLite.Database) {
+function sqliteReads(database: SqliteDatabase) {
   return <Row>(text: string): PreparedRead<Row> => {
-    let statement: SQLite.Statement | undefined
+    let statement: SqliteStatement | undefined
     return (...values) => {
       try {
         statement ??= database.prepare(text)

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3'
+import type { SqliteDatabase as Database, SqliteStatement as Statement } from '@countersign/sqlite'
 import type { SqliteDatabase } from 'kysely'
 
 /**
@@ -7,10 +7,11 @@ import type { SqliteDatabase } from 'kysely'
  * with one prepared statement kept per SQL text, the least recently used dropped past
  * `capacity`. kysely's queries are parameterised, so the texts are few (one per query shape).
  *
- * A better-sqlite3 statement is reusable: each run binds its own parameters. Only kysely sees
- * these statements, and it never changes their modes (`raw`, `pluck`, `expand`, `safeIntegers`).
- * The one state that matters is `busy` (a `.iterate()` still open, as in a stream): a busy
- * statement is never handed out again, a fresh one is prepared for that use instead.
+ * A prepared statement is reusable: each run binds its own parameters. Only kysely sees these
+ * statements, and it never changes their modes (better-sqlite3's `raw`, `pluck`, `safeIntegers`;
+ * node:sqlite's `setReadBigInts` and the like). The one state that matters is `busy` (a
+ * `.iterate()` still open, as in a stream): a busy statement is never handed out again, a fresh
+ * one is prepared for that use instead.
  */
 export function withStatementCache(database: Database, capacity = 500): SqliteDatabase {
   const statements = new Map<string, Statement>()

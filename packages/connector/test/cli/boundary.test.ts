@@ -53,7 +53,9 @@ describe('the package boundary', () => {
     expect(files.size).toBeGreaterThan(100)
     const intoSandbox = [...files].filter((file) => file.startsWith(SANDBOX))
     expect(intoSandbox.map((file) => relative(ROOT, file))).toEqual([])
-    expect([...packages].filter((name) => name.startsWith('@countersign/'))).toEqual([])
+    // Of the repository's packages, only SQLite's, which the sandbox uses too.
+    const ours = [...packages].filter((name) => name.startsWith('@countersign/'))
+    expect(ours.filter((name) => name !== '@countersign/sqlite')).toEqual([])
   })
 
   it('reaches the whole connector: the walk does follow its imports', () => {

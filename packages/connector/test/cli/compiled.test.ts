@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
+import { sqliteDriver } from '@countersign/sqlite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   binNodeFlags,
@@ -84,16 +85,22 @@ describe('countersign start, compiled', () => {
     expect(files).toContainEqual(expect.stringMatching(/node_modules[\\/]oidc-provider[\\/]/))
     expect(files.filter((file) => /\.[cm]?tsx?$/.test(file))).toEqual([])
     expect(files.filter((file) => /[\\/](tsx|esbuild|@esbuild)[\\/]/.test(file))).toEqual([])
-    // Of the repository's own files, only the connector's compiled ones and its `bin`: none of
-    // its sources, none of the sandbox's.
+    // Of the repository's own files, only the compiled ones of the connector and of its SQLite
+    // package, and its `bin`: none of its sources, none of the sandbox's.
     const ours = files.filter((file) => file.startsWith(join(ROOT, 'packages', sep)))
     const bin = join(ROOT, COUNTERSIGN_BIN)
-    expect(ours.filter((file) => !file.startsWith(compiled) && file !== bin)).toEqual([])
+    const sqlite = join(ROOT, 'packages/sqlite/dist', sep)
+    expect(
+      ours.filter((file) => !file.startsWith(compiled) && !file.startsWith(sqlite) && file !== bin),
+    ).toEqual([])
   })
 
   it('loads the driver of its engine only: on SQLite, nothing of pg', () => {
     const files = loggedModules(log)
-    expect(files).toContainEqual(expect.stringMatching(/node_modules[\\/]better-sqlite3[\\/]/))
+    // Node's own SQLite where the runtime has it, better-sqlite3 on Node 20 (packages/sqlite).
+    const betterSqlite = files.filter((file) => /node_modules[\\/]better-sqlite3[\\/]/.test(file))
+    if (sqliteDriver === 'better-sqlite3') expect(betterSqlite).not.toEqual([])
+    else expect(betterSqlite).toEqual([])
     expect(files.filter((file) => /node_modules[\\/](pg|pg-pool)[\\/]/.test(file))).toEqual([])
   })
 

@@ -61,7 +61,7 @@ describeEachEngine('migrations', (engine) => {
     const { dialect } =
       engine.name === 'postgres'
         ? postgresEngine(location.databaseUrl!)
-        : sqliteEngine(location.dataDir!)
+        : await sqliteEngine(location.dataDir!)
     const db = new Kysely<any>({ dialect })
     const migrator = (name: string) =>
       new Migrator({

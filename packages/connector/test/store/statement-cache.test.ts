@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
+import { openSqlite } from '@countersign/sqlite'
 import { Kysely, SqliteDialect } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '../../src/store/open.js'
 import { withStatementCache } from '../../src/store/statement-cache.js'
 
 /** A database with a table of a few rows, and how often it prepared each SQL text. */
-function countingDatabase() {
-  const database = new SQLite(':memory:')
+async function countingDatabase() {
+  const database = await openSqlite(':memory:')
   database.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)')
   database.exec("INSERT INTO t (v) VALUES ('a'), ('b'), ('c')")
   const prepared = new Map<string, number>()
@@ -22,8 +22,8 @@ function countingDatabase() {
 }
 
 describe('the statement cache', () => {
-  it('prepares each SQL text once and hands back the same statement', () => {
-    const { database, prepared } = countingDatabase()
+  it('prepares each SQL text once and hands back the same statement', async () => {
+    const { database, prepared } = await countingDatabase()
     const cached = withStatementCache(database)
     const select = 'SELECT v FROM t WHERE id = ?'
     const first = cached.prepare(select)
@@ -36,8 +36,8 @@ describe('the statement cache', () => {
     expect(prepared.get(select)).toBe(1)
   })
 
-  it('keeps at most `capacity` statements, dropping the least recently used', () => {
-    const { database, prepared } = countingDatabase()
+  it('keeps at most `capacity` statements, dropping the least recently used', async () => {
+    const { database, prepared } = await countingDatabase()
     const cached = withStatementCache(database, 2)
     const [a, b, c] = [1, 2, 3].map((id) => `SELECT v FROM t WHERE id = ${id}`) as [
       string,
@@ -53,8 +53,8 @@ describe('the statement cache', () => {
     expect([prepared.get(a), prepared.get(b), prepared.get(c)]).toEqual([1, 2, 1])
   })
 
-  it('never hands out a statement still being iterated: that use gets its own', () => {
-    const { database } = countingDatabase()
+  it('never hands out a statement still being iterated: that use gets its own', async () => {
+    const { database } = await countingDatabase()
     const cached = withStatementCache(database)
     const select = 'SELECT v FROM t ORDER BY id'
     const streaming = cached.prepare(select)
@@ -68,8 +68,8 @@ describe('the statement cache', () => {
     expect(cached.prepare(select)).toBe(streaming)
   })
 
-  it('gives a failed prepare no place: the next one fails the same way', () => {
-    const { database, prepared } = countingDatabase()
+  it('gives a failed prepare no place: the next one fails the same way', async () => {
+    const { database, prepared } = await countingDatabase()
     const cached = withStatementCache(database)
     expect(() => cached.prepare('SELECT nope FROM nowhere')).toThrow(/no such table/)
     expect(() => cached.prepare('SELECT nope FROM nowhere')).toThrow(/no such table/)
@@ -77,7 +77,7 @@ describe('the statement cache', () => {
   })
 
   it('serves kysely: reads, writes, errors, transactions and streams', async () => {
-    const { database } = countingDatabase()
+    const { database } = await countingDatabase()
     const db = new Kysely<{ t: { id: number; v: string } }>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
     })

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
+import { openSqlite } from '@countersign/sqlite'
 import { Kysely, Migrator, SqliteDialect, type KyselyPlugin } from 'kysely'
 import { sandboxMigrations } from './migrations.js'
 import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
@@ -23,12 +23,8 @@ export async function openSandboxDb({ file, plugins = [] }: OpenOptions): Promis
     ownerOnlyFolder(dirname(file))
     ownerOnlyDatabase(file)
   }
-  const sqlite = new SQLite(file)
-  sqlite.pragma('journal_mode = WAL')
-  sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('busy_timeout = 5000')
   const db = new Kysely<SandboxDatabase>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: await openSqlite(file) }),
     plugins,
   })
   const { error, results } = await new Migrator({

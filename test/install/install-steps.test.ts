@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
@@ -33,5 +34,17 @@ describe('install steps', () => {
   it('an install fails on an install step nobody decided', () => {
     const npmrc = readFileSync('.npmrc', 'utf8')
     expect(npmrc).toMatch(/^strict-allow-scripts=true$/m)
+  })
+
+  it('npm itself finds no undecided install step in the installed tree', (context) => {
+    // `npm install-scripts` came with npm 11.18; the machine's npm and CI's npm 12 have it.
+    const [major = 0, minor = 0] = execFileSync('npm', ['--version'], { encoding: 'utf8' })
+      .split('.')
+      .map(Number)
+    if (major < 11 || (major === 11 && minor < 18)) {
+      context.skip(`npm ${major}.${minor} has no \`npm install-scripts\``)
+    }
+    const listed = execFileSync('npm', ['install-scripts', 'ls', '--json'], { encoding: 'utf8' })
+    expect(JSON.parse(listed)).toEqual({ allowScripts: [] })
   })
 })

@@ -181,6 +181,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
       figure('mcp_floor_throughput_ratio', rates.floor / rates.direct, 'ratio')
       figure('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
       figure('rss_mb_idle', idle, 'MB')
+      figure('rss_mb_loaded', loaded, 'MB')
       return
     }
     emit('overhead_p50_ms', p50(times.modern) - p50(times.direct), 'ms')

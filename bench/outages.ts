@@ -11,6 +11,7 @@ import {
   startProcess,
   stopProcess,
 } from '../packages/connector/test/support/processes.js'
+import { successBySecond } from '../packages/connector/test/upstream/api/traffic.js'
 import { MODERN, toolCall, type Target } from './load.js'
 import { emit } from './stats.js'
 
@@ -190,14 +191,5 @@ async function run(
 }
 
 /** The lowest share of successful calls in any whole second. */
-function worstSecond(calls: readonly Call[]): number {
-  const seconds = new Map<number, { ok: number; all: number }>()
-  for (const call of calls) {
-    const second = Math.floor(call.ended / 1000)
-    const counts = seconds.get(second) ?? { ok: 0, all: 0 }
-    counts.all++
-    if (call.ok) counts.ok++
-    seconds.set(second, counts)
-  }
-  return Math.min(...[...seconds.values()].map((s) => s.ok / s.all))
-}
+const worstSecond = (calls: readonly Call[]) =>
+  Math.min(...successBySecond(calls.map((c) => ({ ended: c.ended, error: !c.ok || undefined }))))

@@ -17,9 +17,8 @@ export interface ShowView {
 }
 
 export interface HostRecord {
-  initialized: boolean
+  /** Each height the view reported, in order. */
   heights: number[]
-  protocolVersion?: string
 }
 
 declare global {
@@ -32,7 +31,7 @@ declare global {
 
 let bridge: AppBridge | undefined
 
-window.host = { initialized: false, heights: [] }
+window.host = { heights: [] }
 
 window.showView = async ({ html, context, input, result }) => {
   const iframe = document.getElementById('view') as HTMLIFrameElement
@@ -56,7 +55,6 @@ window.showView = async ({ html, context, input, result }) => {
   await bridge.connect(new PostMessageTransport(view, view))
   iframe.srcdoc = html
   await initialized
-  window.host.initialized = true
   await bridge.sendToolInput({ arguments: input })
   await bridge.sendToolResult(result)
 }

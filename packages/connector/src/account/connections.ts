@@ -1,4 +1,4 @@
-import type { Client, Provider } from 'oidc-provider'
+import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { ClientDirectory } from '../auth/clients.js'
 import type { Grants } from '../auth/grants.js'
@@ -40,15 +40,7 @@ export class Connections {
 
   /** Every connection of the person, oldest first. */
   async of(account: string): Promise<Connection[]> {
-    const clients = new Map<string, Promise<Client | undefined>>()
-    const clientOf = (clientId: string) => {
-      let found = clients.get(clientId)
-      if (!found) {
-        found = this.#clients.find(clientId)
-        clients.set(clientId, found)
-      }
-      return found
-    }
+    const clientOf = this.#clients.finder()
     const links = await this.deps.grants.linksOfAccount(account)
     return Promise.all(
       links.map(async (link) => {

@@ -8,7 +8,7 @@ import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../a
 import type { FormTokens } from '../auth/keys.js'
 import type { PageStatus } from '../auth/page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import { SERVICE_TOOLS } from '../services/tools.js'
+import { toolDefinition } from '../services/tools.js'
 import { activityOf } from './activity.js'
 import { ACTIVITY_PATH, activityPage } from './activity-page.js'
 import type { AuditTrail } from './audit.js'
@@ -142,9 +142,7 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
     session: PersonSession,
     clientName: string,
   ): ChangeView {
-    const definition = SERVICE_TOOLS[change.service as ServiceName]?.find(
-      (tool) => tool.name === change.tool,
-    )
+    const definition = toolDefinition(change.service, change.tool)
     return {
       id: change.id,
       description: change.description,
@@ -365,14 +363,11 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
     const rows = await Promise.all(
       entries.map(async (entry) => {
         const service = entry.service as ServiceName | null
-        const definition = service
-          ? SERVICE_TOOLS[service]?.find((tool) => tool.name === entry.tool)
-          : undefined
         return {
           ...entry,
           clientName: entry.clientId ? await nameOf(entry.clientId) : 'An assistant',
           serviceTitle: (service && SERVICES[service]?.title) ?? 'a service',
-          toolTitle: definition?.title ?? entry.tool,
+          toolTitle: toolDefinition(service, entry.tool)?.title ?? entry.tool,
         }
       }),
     )

@@ -21,16 +21,19 @@ export class ClientDirectory {
     }
   }
 
+  /** The clients of one page: each looked up once however many of its lines name it. */
+  finder(): (clientId: string) => Promise<Client | undefined> {
+    const found = new Map<string, Promise<Client | undefined>>()
+    return (clientId) => {
+      let client = found.get(clientId)
+      if (!client) found.set(clientId, (client = this.find(clientId)))
+      return client
+    }
+  }
+
   /** The names of the clients of one page: each looked up once, its id when it has none. */
   namer(): (clientId: string) => Promise<string> {
-    const names = new Map<string, Promise<string>>()
-    return (clientId) => {
-      let name = names.get(clientId)
-      if (!name) {
-        name = this.find(clientId).then((client) => client?.clientName || clientId)
-        names.set(clientId, name)
-      }
-      return name
-    }
+    const find = this.finder()
+    return async (clientId) => (await find(clientId))?.clientName || clientId
   }
 }

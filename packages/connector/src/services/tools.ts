@@ -14,5 +14,9 @@ export const SERVICE_TOOLS: Readonly<Record<ServiceName, readonly ToolDefinition
   analytics: ANALYTICS_TOOLS,
 }
 
+/** A tool's definition by its service and name, as stored ones name them; undefined if none. */
+export const toolDefinition = (service: string | null, name: string): ToolDefinition | undefined =>
+  SERVICE_TOOLS[service as ServiceName]?.find((tool) => tool.name === name)
+
 /** The provider's reads that no tool exposes, made to describe changes. */
 export const SERVICE_READS: readonly ProviderRead[] = [getTaskList]

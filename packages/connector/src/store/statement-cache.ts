@@ -1,5 +1,5 @@
-import type { SqliteDatabase as Database, SqliteStatement as Statement } from '@countersign/sqlite'
-import type { SqliteDatabase } from 'kysely'
+import type { SqliteDatabase, SqliteStatement } from '@countersign/sqlite'
+import type { SqliteDatabase as KyselySqliteDatabase } from 'kysely'
 
 /**
  * kysely's SQLite driver prepares every query afresh (`db.prepare(sql)` each time); preparing
@@ -13,8 +13,8 @@ import type { SqliteDatabase } from 'kysely'
  * `.iterate()` still open, as in a stream): a busy statement is never handed out again, a fresh
  * one is prepared for that use instead.
  */
-export function withStatementCache(database: Database, capacity = 500): SqliteDatabase {
-  const statements = new Map<string, Statement>()
+export function withStatementCache(database: SqliteDatabase, capacity = 500): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteStatement>()
   return {
     close: () => database.close(),
     prepare(sql: string) {

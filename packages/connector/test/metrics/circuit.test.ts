@@ -5,7 +5,7 @@ import { approvalFlow } from '../approval/flow.js'
 import { assistantV2, textOf } from '../mcp/approval-clients.js'
 import { taskFixtures } from '../mcp/fixtures.js'
 import { connectorForSuite } from '../support/connector.js'
-import { moved, scrapeExposition, type Exposition } from '../support/prometheus.js'
+import { circuitStates, moved, scrapeExposition } from '../support/prometheus.js'
 
 /**
  * The provider's circuit breaker in the metrics: when two people's calls each fail twice and
@@ -24,15 +24,6 @@ const { seed, upstreamCalls } = taskFixtures(suite)
 
 const scrape = () => scrapeExposition(suite.connector.metricsUrl!)
 
-const circuit = (scraped: Exposition, service: string) =>
-  Object.fromEntries(
-    scraped.samples
-      .filter(
-        (s) => s.name === 'countersign_upstream_circuit_state' && s.labels.service === service,
-      )
-      .map((s) => [s.labels.state, s.value]),
-  )
-
 const CLOSED = { closed: 1, open: 0, half_open: 0, isolated: 0 }
 const OPEN = { closed: 0, open: 1, half_open: 0, isolated: 0 }
 
@@ -47,7 +38,7 @@ describe('the circuit breaker', () => {
   it('opens when the provider fails everyone: the gauge says open, paused calls are counted circuit_open and not sent, and an answered probe closes it', async () => {
     const [alice, bob] = [await person('circuit-alice'), await person('circuit-bob')]
     const before = await scrape()
-    for (const service of SERVICE_NAMES) expect(circuit(before, service)).toEqual(CLOSED)
+    for (const service of SERVICE_NAMES) expect(circuitStates(before, service)).toEqual(CLOSED)
 
     await suite.sandboxRequest('POST', '/_sandbox/faults', {
       json: {
@@ -64,7 +55,7 @@ describe('the circuit breaker', () => {
       Array(4 * (1 + MAX_RETRIES)).fill(503),
     )
     const open = await scrape()
-    for (const service of SERVICE_NAMES) expect(circuit(open, service)).toEqual(OPEN)
+    for (const service of SERVICE_NAMES) expect(circuitStates(open, service)).toEqual(OPEN)
 
     // Paused: answered at once, saying when to come back, and nothing is sent.
     const { next: pausedFrom } = await upstreamCalls()
@@ -92,7 +83,7 @@ describe('the circuit breaker', () => {
     await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + 100))
     expect((await bob.list()).isError ?? false).toBe(false)
     const closed = await scrape()
-    for (const service of SERVICE_NAMES) expect(circuit(closed, service)).toEqual(CLOSED)
+    for (const service of SERVICE_NAMES) expect(circuitStates(closed, service)).toEqual(CLOSED)
     await Promise.all([alice.assistant.close(), bob.assistant.close()])
   })
 })

@@ -23,7 +23,7 @@ import { assistantV2, textOf, type Answer } from '../mcp/approval-clients.js'
 import { taskFixtures } from '../mcp/fixtures.js'
 import { connectorForSuite } from '../support/connector.js'
 import type { ProviderRequest } from '../support/provider-log.js'
-import { moved, parseExposition, type Exposition } from '../support/prometheus.js'
+import { circuitStates, moved, parseExposition, type Exposition } from '../support/prometheus.js'
 
 /**
  * `/metrics` after a real session (DESIGN §3): a person connects an assistant through the OAuth
@@ -223,15 +223,9 @@ describe('the metrics of a session', () => {
 
   it('the circuit breakers: closed, as the provider answered between its failures', () => {
     for (const service of SERVICE_NAMES) {
-      for (const state of CIRCUIT_STATES) {
-        const sample = session.scrapes.tools.samples.find(
-          (s) =>
-            s.name === 'countersign_upstream_circuit_state' &&
-            s.labels.service === service &&
-            s.labels.state === state,
-        )
-        expect(sample?.value, `${service} ${state}`).toBe(state === 'closed' ? 1 : 0)
-      }
+      const states = circuitStates(session.scrapes.tools, service)
+      for (const state of CIRCUIT_STATES)
+        expect(states[state], `${service} ${state}`).toBe(state === 'closed' ? 1 : 0)
     }
   })
 

@@ -94,3 +94,13 @@ export function moved(before: Exposition, after: Exposition, name: string): Reco
   }
   return changes
 }
+
+/** A service's circuit breaker as `/metrics` says it: each state's gauge, 1 for the one it is in. */
+export const circuitStates = (scraped: Exposition, service: string): Record<string, number> =>
+  Object.fromEntries(
+    scraped.samples
+      .filter(
+        (s) => s.name === 'countersign_upstream_circuit_state' && s.labels.service === service,
+      )
+      .map((s) => [s.labels.state, s.value]),
+  )

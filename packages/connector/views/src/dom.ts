@@ -15,16 +15,17 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === false) continue
     element.setAttribute(name, value === true ? '' : value)
   }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue
-    element.append(typeof child === 'number' ? String(child) : child)
-  }
+  append(element, children)
   return element
 }
 
 /** Replaces what `parent` holds. */
 export function show(parent: Element, ...children: Child[]): void {
   parent.replaceChildren()
+  append(parent, children)
+}
+
+function append(parent: Element, children: readonly Child[]): void {
   for (const child of children)
     if (child !== null && child !== undefined && child !== false)
       parent.append(typeof child === 'number' ? String(child) : child)

@@ -29,7 +29,7 @@ const DISTANCE: Readonly<Record<string, string>> = {
 }
 
 export class Formats {
-  readonly #numbers = new Map<string, Intl.NumberFormat>()
+  readonly #formats = new Map<string, unknown>()
 
   constructor(
     readonly locale: string | undefined,
@@ -71,19 +71,20 @@ export class Formats {
 
   /** A moment of a time axis, at its unit: 3 Nov · 3 Nov, 14:00 · Nov 2026 · 14:00 (clock). */
   time(unit: TimeUnit | 'clock', seconds: number, withYear = false): string {
-    if (unit === 'clock')
-      return new Intl.DateTimeFormat(this.locale, {
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: 'UTC',
-      }).format(new Date(seconds * 1000))
+    const clock: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' }
     const options: Intl.DateTimeFormatOptions =
-      unit === 'month'
-        ? { month: 'short', year: 'numeric' }
-        : { day: 'numeric', month: 'short', ...(withYear && { year: 'numeric' }) }
-    if (unit === 'hour' || unit === 'minute')
-      Object.assign(options, { hour: '2-digit', minute: '2-digit' })
-    return new Intl.DateTimeFormat(this.locale, { ...options, timeZone: 'UTC' }).format(
+      unit === 'clock'
+        ? clock
+        : unit === 'month'
+          ? { month: 'short', year: 'numeric' }
+          : {
+              day: 'numeric',
+              month: 'short',
+              ...(withYear && { year: 'numeric' }),
+              ...((unit === 'hour' || unit === 'minute') && clock),
+            }
+    // In the data's own clock (table.ts): UTC, so a day stays that day wherever the person is.
+    return this.#format(Intl.DateTimeFormat, { ...options, timeZone: 'UTC' }).format(
       new Date(seconds * 1000),
     )
   }
@@ -97,13 +98,18 @@ export class Formats {
   }
 
   #number(options: Intl.NumberFormatOptions, value: number): string {
-    const key = JSON.stringify(options)
-    let format = this.#numbers.get(key)
+    return this.#format(Intl.NumberFormat, options).format(value)
+  }
+
+  /** One formatter per kind and options, made once: a chart asks for hundreds of labels. */
+  #format<F, O>(kind: new (locale: string | undefined, options: O) => F, options: O): F {
+    const key = `${kind.name} ${JSON.stringify(options)}`
+    let format = this.#formats.get(key) as F | undefined
     if (!format) {
-      format = new Intl.NumberFormat(this.locale, options)
-      this.#numbers.set(key, format)
+      format = new kind(this.locale, options)
+      this.#formats.set(key, format)
     }
-    return format.format(value)
+    return format
   }
 }
 

@@ -74,7 +74,8 @@ export function lines(table: Table, drawing: Drawing, lines: Lines): Node[] {
         ]
       : [],
   )
-  return [toggles, ...chartOrTable(table, drawing, unit, points, series, lines.caption)]
+  const rows = points.map((p) => p.row)
+  return [toggles, ...chartOrTable(table, drawing, unit, rows, points, series, lines.caption)]
 }
 
 /**
@@ -124,6 +125,7 @@ export function breakdown(table: Table, drawing: Drawing, caption: string): Node
       table,
       drawing,
       unit,
+      points.map((p) => p.row),
       chartPoints,
       series,
       `${caption}, ${nameOf(metric.name)}`,
@@ -135,29 +137,24 @@ export function breakdown(table: Table, drawing: Drawing, caption: string): Node
 
 /** The key of a breakdown's lines: each value's colour and name. */
 function legendOf(series: Series[], formats: Formats): HTMLElement {
-  const list = document.createElement('ul')
-  list.className = 'legend'
-  for (const s of series) {
-    const item = document.createElement('li')
-    item.className = `c${s.color}`
-    const total = s.values.reduce<number>((sum, v) => sum + (v ?? 0), 0)
-    item.textContent = `${s.label} (${formats.value(s.metric, total)})`
-    list.append(item)
-  }
-  return list
+  return h(
+    'ul',
+    { class: 'legend' },
+    ...series.map((s) => {
+      const total = s.values.reduce<number>((sum, v) => sum + (v ?? 0), 0)
+      return h('li', { class: `c${s.color}` }, `${s.label} (${formats.value(s.metric, total)})`)
+    }),
+  )
 }
 
-const note = (text: string) => {
-  const p = document.createElement('p')
-  p.className = 'note'
-  p.textContent = text
-  return p
-}
+const note = (text: string) => h('p', { class: 'note' }, text)
 
+/** `rows`: the table's rows in time order, for its table; `points`: the chart's moments. */
 function chartOrTable(
   table: Table,
   drawing: Drawing,
   unit: TimeUnit,
+  rows: Cell[][],
   points: { x: number }[],
   series: Series[],
   caption: string,
@@ -171,12 +168,8 @@ function chartOrTable(
   })
   switcher.classList.add('switch')
   if (mode === 1) {
-    const rows = rankedTable(
-      { ...table, rows: pointsOf(table).map((p) => p.row) },
-      formats,
-      caption,
-    )
-    return [rows, h('div', { class: 'chart-footer' }, h('p', { class: 'readout' }), switcher)]
+    const ranked = rankedTable({ ...table, rows }, formats, caption)
+    return [ranked, h('div', { class: 'chart-footer' }, h('p', { class: 'readout' }), switcher)]
   }
   const x = points.map((p) => p.x)
   const chart = new Chart(formats)

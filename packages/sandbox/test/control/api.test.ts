@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { providerError, sandboxForSuite } from '../support/sandbox.js'
+import { assetsOf, fault } from '../google/clients.js'
 
 const sandbox = sandboxForSuite()
 
@@ -94,9 +95,7 @@ describe('sandbox control API', () => {
   it('faults: a usage limit of Google’s by its reason, in both dialects', async () => {
     const token = await sandbox.token('hana', ['tasks', 'analytics.readonly'])
     const limit = (reason: string, status: number, path: string) =>
-      sandbox.request('POST', '/_sandbox/faults', {
-        body: { match: { path }, status, reason },
-      })
+      fault(sandbox, { match: { path }, status, reason })
     await limit('dailyLimitExceeded', 403, '/tasks/v1/*')
     const daily = await sandbox.request('GET', '/tasks/v1/lists', { token })
     expect(daily.status).toBe(403)
@@ -109,7 +108,7 @@ describe('sandbox control API', () => {
     })
     // Google's Analytics Data API words it without errors[]: the reason is in details.
     await limit('accessNotConfigured', 403, '/v1beta/properties/*')
-    const { properties } = (await sandbox.request('GET', '/_sandbox/users/hana')).body
+    const { properties } = await assetsOf(sandbox, 'hana')
     const disabled = await sandbox.googleRequest(
       'GET',
       `/v1beta/properties/${properties[0]}/metadata`,

@@ -266,7 +266,7 @@ export class UpstreamApi {
       if (kind === 'quota_exhausted')
         return this.#log.error(
           { ...fields, kind, period: failure.quotaPeriod },
-          `a quota at the provider is used up for the ${failure.quotaPeriod ?? 'day'}: ${call.service} calls fail until it renews`,
+          `a quota at the provider is used up for the ${failure.quotaPeriod}: ${call.service} calls fail until it renews`,
         )
       return this.#log.warn({ ...fields, kind }, 'upstream call failed')
     }

@@ -75,14 +75,13 @@ function readProviderError(body: unknown): ProviderErrorBody | undefined {
     details?: unknown
   }
   if (typeof message !== 'string') return undefined
-  const reasons = [...reasonsOf(errors), ...reasonsOf(details)]
-  const [first] = reasonsOf(errors)
+  const listed = reasonsOf(errors)
   return {
     message:
       message.length > MAX_PROVIDER_MESSAGE ? message.slice(0, MAX_PROVIDER_MESSAGE) : message,
     status: typeof status === 'string' ? status : undefined,
-    reason: first,
-    reasons,
+    reason: listed[0],
+    reasons: [...listed, ...reasonsOf(details)],
   }
 }
 
@@ -108,12 +107,16 @@ function reasonsOf(list: unknown): string[] {
  *   said so, for the operator to fix.
  * Otherwise a 403 is the provider refusing the person access, and a 429 a limit on the rate.
  */
-function limitOf(provider: ProviderErrorBody | undefined): UpstreamFailureKind | undefined {
+type Limit =
+  { kind: 'api_disabled' | 'rate_limited' } | { kind: 'quota_exhausted'; period: QuotaPeriod }
+
+function limitOf(provider: ProviderErrorBody | undefined): Limit | undefined {
   if (!provider) return undefined
   const reasons = new Set(provider.reasons)
-  if (DISABLED_REASONS.some((reason) => reasons.has(reason))) return 'api_disabled'
-  if (quotaPeriodOf(provider)) return 'quota_exhausted'
-  if (RATE_REASONS.some((reason) => reasons.has(reason))) return 'rate_limited'
+  if (DISABLED_REASONS.some((reason) => reasons.has(reason))) return { kind: 'api_disabled' }
+  const period = quotaPeriodOf(provider)
+  if (period) return { kind: 'quota_exhausted', period }
+  if (RATE_REASONS.some((reason) => reasons.has(reason))) return { kind: 'rate_limited' }
   return undefined
 }
 
@@ -193,21 +196,19 @@ export function errorForAnswer(
       details,
     )
   const limit = status === 403 || status === 429 ? limitOf(provider) : undefined
-  if (limit === 'api_disabled')
+  if (limit?.kind === 'api_disabled')
     return new UpstreamApiError(
       'api_disabled',
       `The provider has not enabled this service's API for the connector's client (HTTP ${status}): its operator must enable it.`,
       details,
     )
-  if (limit === 'quota_exhausted') {
-    const quotaPeriod = quotaPeriodOf(provider!)!
+  if (limit?.kind === 'quota_exhausted')
     return new UpstreamApiError(
       'quota_exhausted',
-      `The provider's quota for the ${quotaPeriod} is used up (HTTP ${status}): calls fail until it renews.`,
-      { ...details, quotaPeriod },
+      `The provider's quota for the ${limit.period} is used up (HTTP ${status}): calls fail until it renews.`,
+      { ...details, quotaPeriod: limit.period },
     )
-  }
-  if (status === 403 && limit !== 'rate_limited')
+  if (status === 403 && limit?.kind !== 'rate_limited')
     return new UpstreamApiError(
       'permission',
       'The provider refused access (HTTP 403): the connection lacks the permission, or the resource is not the user’s.',

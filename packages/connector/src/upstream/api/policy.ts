@@ -44,6 +44,7 @@ export const MAX_RETRIES = 3
 const MIN_ATTEMPT_MS = 20
 
 export const DEFAULT_PAUSE_MS = 5_000
+const DEFAULT_WINDOW_MS = 5_000
 
 /**
  * A call the breaker did not let through: the provider is down, and the connector sends nothing
@@ -65,7 +66,7 @@ export class ProviderPolicy {
 
   constructor(options: BreakerOptions = {}) {
     this.#pauseMs = options.pauseMs ?? DEFAULT_PAUSE_MS
-    this.#evidence = new OutageEvidence(options.windowMs ?? 5_000)
+    this.#evidence = new OutageEvidence(options.windowMs ?? DEFAULT_WINDOW_MS)
     this.#retry = retry(
       handleWhen((error) => error instanceof AttemptFailure && error.retryable),
       { maxAttempts: MAX_RETRIES, backoff: new DeadlineBackoff() },

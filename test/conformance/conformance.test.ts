@@ -72,7 +72,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'server-sse-multiple-streams', specVersion: '2026-07-28' },
 ]
 
-/** npx's first run downloads Node 22 and the suite: minutes on a slow line. */
+/** The first run downloads the suite (and, on Node 20, Node 24): minutes on a slow line. */
 const INSTALL_TIMEOUT_MS = 240_000
 /** The suite's own per-scenario bound is 30 s. */
 const SCENARIO_TIMEOUT_MS = 60_000

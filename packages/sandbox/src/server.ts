@@ -17,6 +17,7 @@ import { seedDialect } from './dialect.js'
 import { createGoogleApp } from './google/app.js'
 import { googleDialect } from './google/dialect.js'
 import { EarlyAnswerResponse } from './http/early-answers.js'
+import { QuotaLimits } from './quota-limits.js'
 import type { SandboxEnv, SandboxState } from './state.js'
 
 export interface SandboxOptions {
@@ -58,12 +59,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     scopePrefix: options.scopePrefix ?? DEFAULT_SCOPE_PREFIX,
     accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   }
+  const limits = new QuotaLimits()
   const state: SandboxState = {
     db,
     config,
     faults: new FaultBook(),
     requests: new RequestLog(),
-    quotas: new PropertyQuotas(),
+    limits,
+    quotas: new PropertyQuotas(limits),
   }
   const servers: ServerType[] = []
   try {

@@ -5,6 +5,7 @@ import type { FaultBook } from './control/faults.js'
 import type { RequestLog } from './control/request-log.js'
 import type { SandboxDb } from './db/open.js'
 import type { Dialect } from './dialect.js'
+import type { QuotaLimits } from './quota-limits.js'
 
 /**
  * Everything a request handler of the sandbox can reach, at either origin: one instance per
@@ -15,6 +16,8 @@ export interface SandboxState {
   config: SandboxConfig
   faults: FaultBook
   requests: RequestLog
+  /** The limits of Google's quotas in force (`POST /_sandbox/quotas`). */
+  limits: QuotaLimits
   /** The analytics API's quota counters (`returnPropertyQuota`), per property. */
   quotas: PropertyQuotas
 }

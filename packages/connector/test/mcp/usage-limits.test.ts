@@ -1,9 +1,10 @@
 import { pino } from 'pino'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { approvalFlow } from '../approval/flow.js'
 import { connectorForSuite } from '../support/connector.js'
 import { moved, scrapeExposition } from '../support/prometheus.js'
+import { serviceTools } from '../support/service-tools.js'
 import { assistantV2, textOf } from './approval-clients.js'
 import { taskFixtures } from './fixtures.js'
 
@@ -12,7 +13,8 @@ import { taskFixtures } from './fixtures.js'
  * setup problems with 403 (research upstream-apis.md §4), which the sandbox's dialects answer
  * too (its control API's `reason`). A limit on the rate is retried like a 429; a quota used up for
  * the day and an API not enabled are said for what they are, to the model, in the operator's log
- * and in the metrics, are sent once, and never open the breaker. In both profiles.
+ * and in the metrics, are sent once, and never open the breaker. GA4's property tokens are the
+ * sandbox's own quota, spent by real reports. In both profiles.
  */
 
 const lines: string[] = []
@@ -74,6 +76,7 @@ describe('the provider’s usage limits under the tools', () => {
       const p = await listTasksOf()
       await p.limit(reason, 10)
       const before = await scrape()
+      const logged = lines.length
       const { next } = await upstreamCalls()
       for (let i = 0; i < 3; i++) {
         const result = await p.list()
@@ -87,9 +90,11 @@ describe('the provider’s usage limits under the tools', () => {
       expect(moved(before, after, 'countersign_upstream_failures_total')).toEqual({
         'kind=quota_exhausted,service=tasks': 3,
       })
-      expect(lines.some((line) => /quota at the provider is used up for the day/.test(line))).toBe(
-        true,
-      )
+      // This case's own line: the log is the file's.
+      const quotaLines = lines
+        .slice(logged)
+        .filter((line) => /quota at the provider is used up for the day/.test(line))
+      expect(quotaLines).toHaveLength(3)
       expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
       await p.assistant.close()
     },
@@ -99,6 +104,7 @@ describe('the provider’s usage limits under the tools', () => {
     const p = await listTasksOf()
     await p.limit('accessNotConfigured', 10)
     const before = await scrape()
+    const logged = lines.length
     const { next } = await upstreamCalls()
     const result = await p.list()
     expect(result.isError).toBe(true)
@@ -108,10 +114,49 @@ describe('the provider’s usage limits under the tools', () => {
     expect(moved(before, await scrape(), 'countersign_upstream_failures_total')).toEqual({
       'kind=api_disabled,service=tasks': 1,
     })
-    const logged = lines.map((line) => JSON.parse(line)).find((l) => l.kind === 'api_disabled')
-    expect(logged).toMatchObject({ level: 50, service: 'tasks' })
-    expect(logged.msg).toMatch(/enable it/)
+    const disabled = lines
+      .slice(logged)
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.kind === 'api_disabled')
+    expect(disabled).toHaveLength(1)
+    expect(disabled[0]).toMatchObject({ level: 50, service: 'tasks' })
+    expect(disabled[0].msg).toMatch(/enable it/)
     expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
     await p.assistant.close()
   })
+
+  it.each(['day', 'hour'] as const)(
+    'a GA4 property’s tokens for the %s spent (the sandbox’s own quota): the model is told, and the report is not sent again',
+    async (period) => {
+      const analytics = serviceTools(suite, 'analytics', `tokens-${period}`)
+      const { person, call } = await analytics.newPerson('2026-07-28')
+      const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${person.user}`)
+      const propertiesId = assets.body.properties[0] as string
+      const report = () =>
+        call('run_report', {
+          propertiesId,
+          dateRanges: [{ startDate: '7daysAgo', endDate: 'yesterday' }],
+          metrics: [{ name: 'sessions' }],
+        })
+      const limits = (await suite.sandboxRequest('GET', '/_sandbox/quotas')).body
+      // Room for one report (5 tokens) in the period, then none.
+      const quota = period === 'day' ? 'analyticsTokensPerDay' : 'analyticsTokensPerHour'
+      await suite.sandboxRequest('POST', '/_sandbox/quotas', { json: { [quota]: 5 } })
+      // Date held still: the hour cannot turn between the two reports.
+      vi.useFakeTimers({ toFake: ['Date'] })
+      try {
+        expect((await report()).isError ?? false).toBe(false)
+        const { next } = await analytics.upstreamCalls()
+        const refused = await report()
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toMatch(`quota for ${period === 'day' ? 'today' : 'this hour'}`)
+        expect(textOf(refused)).toMatch(`Exhausted property tokens per ${period}`)
+        expect((await analytics.upstreamCalls(next)).calls.map((c) => c.status)).toEqual([429])
+        expect(suite.connector.parts.api.circuitStates().analytics).toBe('closed')
+      } finally {
+        vi.useRealTimers()
+        await suite.sandboxRequest('POST', '/_sandbox/quotas', { json: limits })
+      }
+    },
+  )
 })

@@ -36,7 +36,10 @@ export function analyticsRoutes() {
   api.post('/properties/:propertiesId/report', async (c) => {
     const profile = await property(c)
     const request = parseMessage(reportRequest, await readJsonObject(c))
-    return c.json(runReport(profile, request, c.var.sandbox.quotas))
+    const { quotas } = c.var.sandbox
+    const now = Date.now()
+    quotas.admit(profile.id, 1, now)
+    return c.json(runReport(profile, request, quotas, now))
   })
 
   api.post('/properties/:propertiesId/reports', async (c) => {
@@ -47,11 +50,14 @@ export function analyticsRoutes() {
       throw invalidArgument(
         `A batch holds 1 to ${MAX_BATCH} report requests; this one has ${requests.length}.`,
       )
+    const { quotas } = c.var.sandbox
     const now = Date.now()
+    // Each report is charged; a batch the tokens left cannot pay for in full is refused whole.
+    quotas.admit(profile.id, requests.length, now)
     const reports = requests.map((body, i) => {
       const request = parseMessage(reportRequest, body, `requests[${i}]`)
       try {
-        return runReport(profile, request, c.var.sandbox.quotas, now)
+        return runReport(profile, request, quotas, now)
       } catch (error) {
         // Which report of the batch is wrong, in front of what is wrong with it.
         if (error instanceof ProviderError && error.code === 400)
@@ -70,7 +76,10 @@ export function analyticsRoutes() {
   api.post('/properties/:propertiesId/realtime-report', async (c) => {
     const profile = await property(c)
     const request = parseMessage(realtimeRequest, await readJsonObject(c))
-    return c.json(runRealtimeReport(profile, request, c.var.sandbox.quotas))
+    const { quotas } = c.var.sandbox
+    const now = Date.now()
+    quotas.admit(profile.id, 1, now)
+    return c.json(runRealtimeReport(profile, request, quotas, now))
   })
 
   return api

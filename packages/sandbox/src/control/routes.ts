@@ -5,6 +5,7 @@ import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
+import { quotaChange } from '../quota-limits.js'
 import type { SandboxEnv } from '../state.js'
 import { faultSpec } from './faults.js'
 import { sameOriginOnly } from './same-origin.js'
@@ -71,8 +72,15 @@ export function controlRoutes() {
 
   control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))
 
+  control.post('/quotas', async (c) => {
+    const change = parseOrInvalid(quotaChange, await readJsonObject(c))
+    return c.json(c.var.sandbox.limits.set(change))
+  })
+
+  control.get('/quotas', (c) => c.json(c.var.sandbox.limits.current))
+
   control.post('/reset', async (c) => {
-    const { db, faults, requests, quotas } = c.var.sandbox
+    const { db, faults, requests, limits, quotas } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
       for (const table of [
         'tasks',
@@ -90,6 +98,7 @@ export function controlRoutes() {
     })
     faults.clear()
     requests.clear()
+    limits.reset()
     quotas.clear()
     return c.json({ reset: true })
   })

@@ -149,40 +149,51 @@ export const USAGE_LIMIT_REASONS = [
 export type UsageLimitReason = (typeof USAGE_LIMIT_REASONS)[number]
 
 export function usageLimit(reason: UsageLimitReason, code: number, service: string): ProviderError {
-  const status: ProviderStatus = code === 429 ? 'RESOURCE_EXHAUSTED' : 'PERMISSION_DENIED'
-  const info = (infoReason: string, metadata: Record<string, string> = {}): ErrorInfo[] => [
-    {
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-      reason: infoReason,
-      domain: 'googleapis.com',
-      metadata: { service, consumer: 'projects/0', ...metadata },
-    },
-  ]
-  const make = (message: string, details: ErrorInfo[]) =>
-    new ProviderError(
-      (code >= 400 && code <= 599 ? code : 403) as ContentfulStatusCode,
-      status,
-      reason,
-      message,
-      {},
-      'usageLimits',
-      details,
-    )
+  const make = (message: string, infoReason: string) =>
+    usageLimitError(code, reason, message, service, infoReason)
   const quota = (limit: string) =>
     `Quota exceeded for quota metric 'Queries' and limit '${limit}' of service '${service}' for consumer 'project_number:0'.`
   switch (reason) {
     case 'rateLimitExceeded':
-      return make(quota('Queries per minute'), info('RATE_LIMIT_EXCEEDED'))
+      return make(quota('Queries per minute'), 'RATE_LIMIT_EXCEEDED')
     case 'userRateLimitExceeded':
-      return make('User Rate Limit Exceeded', info('RATE_LIMIT_EXCEEDED'))
+      return make('User Rate Limit Exceeded', 'RATE_LIMIT_EXCEEDED')
     case 'dailyLimitExceeded':
-      return make('Daily Limit Exceeded', info('RATE_LIMIT_EXCEEDED'))
+      return make('Daily Limit Exceeded', 'RATE_LIMIT_EXCEEDED')
     case 'quotaExceeded':
-      return make(quota('Queries per day'), info('RATE_LIMIT_EXCEEDED'))
+      return make(quota('Queries per day'), 'RATE_LIMIT_EXCEEDED')
     case 'accessNotConfigured':
       return make(
         `The API ${service} has not been used in project 0 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/${service}/overview?project=0 then retry.`,
-        info('SERVICE_DISABLED'),
+        'SERVICE_DISABLED',
       )
   }
+}
+
+/**
+ * One usage limit in both of Google's ways of saying it: `reason` in `errors[]` (domain
+ * `usageLimits`) and an ErrorInfo of `infoReason` for `service` in `details`.
+ */
+export function usageLimitError(
+  code: number,
+  reason: string,
+  message: string,
+  service: string,
+  infoReason: string,
+): ProviderError {
+  const info: ErrorInfo = {
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: infoReason,
+    domain: 'googleapis.com',
+    metadata: { service, consumer: 'projects/0' },
+  }
+  return new ProviderError(
+    (code >= 400 && code <= 599 ? code : 403) as ContentfulStatusCode,
+    code === 429 ? 'RESOURCE_EXHAUSTED' : 'PERMISSION_DENIED',
+    reason,
+    message,
+    {},
+    'usageLimits',
+    [info],
+  )
 }

@@ -1,8 +1,15 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { googleSandboxUpstream, sandboxUpstream } from '../../../src/connector/sandbox-upstream.js'
+import type { ServiceName } from '../../../src/services/catalog.js'
+import { operationOf } from '../../../src/services/profiles/index.js'
+import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
+import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
 import { retryAfter } from '../../../src/upstream/api/attempt.js'
 import { errorForAnswer } from '../../../src/upstream/api/errors.js'
+import type { ApiCall } from '../../../src/upstream/api/index.js'
+import { MAX_RETRIES } from '../../../src/upstream/api/policy.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
-import { apiError, apiFor, grantFor, newUser, requests } from './harness.js'
+import { apiError, apiFor, fault, grantFor, newUser, requestCount, requests } from './harness.js'
 
 const sandbox = sandboxForSuite()
 
@@ -187,79 +194,204 @@ describe("UpstreamApi: the provider's errors", () => {
   })
 })
 
+/**
+ * The sandbox's two dialects as the connector calls them: the seed's at its origin, and Google's
+ * under the Google profile (its operations' paths, its system query) at Google's origin.
+ */
+const DIALECTS = [
+  { name: 'seed', profile: SEED_PROFILE, upstream: () => sandboxUpstream(sandbox.url) },
+  {
+    name: 'google',
+    profile: GOOGLE_PROFILE,
+    upstream: () => googleSandboxUpstream(sandbox.googleUrl),
+  },
+] as const
+
+type Dialect = (typeof DIALECTS)[number]
+
+/** The client and a person of their own, calling one tool's operation in `dialect`. */
+async function caller(dialect: Dialect, scopes: string[]) {
+  const { apiBase } = dialect.upstream()
+  const api = apiFor(sandbox, { apiBase, systemQuery: dialect.profile.systemQuery })
+  const user = newUser('limits')
+  const grant = await grantFor(sandbox, user, scopes)
+  /** Calls the tool `name`'s operation: a read unless told. */
+  const call = (
+    service: ServiceName,
+    name: string,
+    { pathParams = {}, body, idempotent = true }: Partial<ApiCall> = {},
+  ) => {
+    const { method, path } = operationOf(dialect.profile, name)
+    return api.call({ service, method, path, pathParams, body, idempotent }, grant)
+  }
+  return {
+    call,
+    /** The path the sandbox logs for the operation `name` on `property`. */
+    pathOn: (service: ServiceName, name: string, property: string) =>
+      new URL(apiBase[service]).pathname +
+      operationOf(dialect.profile, name).path.replace('{propertiesId}', property),
+    /** Matches every request to `service` at this dialect's origin, for a fault. */
+    paths: (service: ServiceName) => ({
+      dialect: dialect.name,
+      path: `${new URL(apiBase[service]).pathname}/*`,
+    }),
+    /** The user's two analytics properties (`GET /_sandbox/users/{user}`). */
+    properties: async () =>
+      (await sandbox.request('GET', `/_sandbox/users/${user}`)).body.properties as string[],
+  }
+}
+
+const report = {
+  dateRanges: [{ startDate: '7daysAgo', endDate: 'yesterday' }],
+  metrics: [{ name: 'sessions' }],
+}
+
 describe('what a 403 or a 429 says beyond its status (Google’s usage limits)', () => {
-  const apiary = (code: number, reason: string, message: string) => ({
-    error: { code, message, errors: [{ reason, message, domain: 'usageLimits' }] },
+  afterEach(async () => {
+    expect((await sandbox.request('DELETE', '/_sandbox/faults')).status).toBe(200)
   })
-  const onePlatform = (code: number, status: string, reason: string, message: string) => ({
-    error: {
-      code,
-      message,
-      status,
-      details: [
-        {
-          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-          reason,
-          domain: 'googleapis.com',
-          metadata: { service: 'analyticsdata.googleapis.com' },
+
+  describe.each(DIALECTS)('from the sandbox, in the $name dialect', (dialect) => {
+    // Tasks is an Apiary-era API: its usage limits are 403s with a reason in errors[].
+    it.each([
+      ['userRateLimitExceeded', 'rate_limited', 1 + MAX_RETRIES, undefined],
+      ['rateLimitExceeded', 'rate_limited', 1 + MAX_RETRIES, undefined],
+      ['dailyLimitExceeded', 'quota_exhausted', 1, 'day'],
+      ['quotaExceeded', 'quota_exhausted', 1, 'day'],
+      ['accessNotConfigured', 'api_disabled', 1, undefined],
+    ] as const)(
+      '403 %s on a task call is %s, sent %i time(s)',
+      async (reason, kind, sent, period) => {
+        const c = await caller(dialect, ['tasks'])
+        await fault(sandbox, { match: c.paths('tasks'), status: 403, reason, times: sent })
+        const since = await requestCount(sandbox)
+        const error = await apiError(c.call('tasks', 'list_task_lists'))
+        expect(error).toMatchObject({ kind, status: 403, reason })
+        expect(error.quotaPeriod).toBe(period)
+        expect((await requests(sandbox, since)).map((r) => r.status)).toEqual(Array(sent).fill(403))
+      },
+    )
+
+    it('a 403 forbidden (another person’s property) and insufficientPermissions (a read-only token writing) are permission', async () => {
+      const c = await caller(dialect, ['analytics.readonly'])
+      const others = await sandbox.request('GET', `/_sandbox/users/${newUser('other')}`)
+      const since = await requestCount(sandbox)
+      const forbidden = await apiError(
+        c.call('analytics', 'run_report', {
+          pathParams: { propertiesId: others.body.properties[0] },
+          body: report,
+        }),
+      )
+      expect(forbidden).toMatchObject({ kind: 'permission', status: 403 })
+      expect(forbidden.providerMessage).toMatch(/sufficient permissions for this property/)
+      const reader = await caller(dialect, ['tasks.readonly'])
+      const readOnly = await apiError(
+        reader.call('tasks', 'create_task_list', {
+          body: { title: 'Not mine to make' },
+          idempotent: false,
+        }),
+      )
+      expect(readOnly).toMatchObject({
+        kind: 'permission',
+        status: 403,
+        reason: 'insufficientPermissions',
+      })
+      expect(await requests(sandbox, since)).toHaveLength(2)
+    })
+
+    // Analytics Data is a One Platform API: the reason is an ErrorInfo in details.
+    it('403 SERVICE_DISABLED on an analytics call is api_disabled, sent once', async () => {
+      const c = await caller(dialect, ['analytics.readonly'])
+      const [property] = await c.properties()
+      await fault(sandbox, {
+        match: c.paths('analytics'),
+        status: 403,
+        reason: 'accessNotConfigured',
+      })
+      const since = await requestCount(sandbox)
+      const error = await apiError(
+        c.call('analytics', 'get_metadata', { pathParams: { propertiesId: property! } }),
+      )
+      expect(error).toMatchObject({ kind: 'api_disabled', status: 403 })
+      expect(error.providerMessage).toMatch(/analyticsdata\.googleapis\.com .* disabled/)
+      expect(await requests(sandbox, since)).toHaveLength(1)
+    })
+
+    describe('a property’s tokens spent', () => {
+      let limits: unknown
+      beforeEach(async () => {
+        limits = (await sandbox.request('GET', '/_sandbox/quotas')).body
+        // The clock (Date only) stands mid-hour: no hour or day rolls over between two reports.
+        vi.useFakeTimers({ toFake: ['Date'] })
+        vi.setSystemTime(new Date('2026-04-01T12:30:00Z'))
+      })
+      afterEach(async () => {
+        vi.useRealTimers()
+        const restored = await sandbox.request('POST', '/_sandbox/quotas', { body: limits })
+        expect(restored.status).toBe(200)
+      })
+
+      it.each([
+        ['day', 'analyticsTokensPerDay'],
+        ['hour', 'analyticsTokensPerHour'],
+      ] as const)(
+        'for the %s: run_report is quota_exhausted, sent once, on each property',
+        async (period, quota) => {
+          const c = await caller(dialect, ['analytics.readonly'])
+          const set = await sandbox.request('POST', '/_sandbox/quotas', { body: { [quota]: 5 } })
+          expect(set.status).toBe(200)
+          for (const property of await c.properties()) {
+            const run = () =>
+              c.call('analytics', 'run_report', {
+                pathParams: { propertiesId: property },
+                body: report,
+              })
+            // A report costs 5 tokens: the first is paid for, the next finds none left.
+            expect((await run()).status).toBe(200)
+            const since = await requestCount(sandbox)
+            const error = await apiError(run())
+            expect(error).toMatchObject({
+              kind: 'quota_exhausted',
+              status: 429,
+              quotaPeriod: period,
+            })
+            expect(error.providerMessage).toBe(
+              `Exhausted property tokens per ${period} for this property.`,
+            )
+            expect(await requests(sandbox, since)).toEqual([
+              { method: 'POST', path: c.pathOn('analytics', 'run_report', property), status: 429 },
+            ])
+          }
         },
-      ],
-    },
+      )
+    })
   })
+
+  // Answers the sandbox does not serve: its properties have no limit on concurrent requests, and
+  // its errors always have a body.
   it.each([
-    [403, apiary(403, 'userRateLimitExceeded', 'User Rate Limit Exceeded'), 'rate_limited'],
-    [403, apiary(403, 'rateLimitExceeded', "limit 'Queries per minute'"), 'rate_limited'],
-    [403, apiary(403, 'dailyLimitExceeded', 'Daily Limit Exceeded'), 'quota_exhausted'],
-    [403, apiary(403, 'quotaExceeded', "limit 'Queries per day'"), 'quota_exhausted'],
-    [403, apiary(403, 'accessNotConfigured', 'Tasks API has not been used'), 'api_disabled'],
-    [403, apiary(403, 'forbidden', 'User does not have sufficient permission'), 'permission'],
-    [403, apiary(403, 'insufficientPermissions', 'Insufficient Permission'), 'permission'],
     [
       429,
-      onePlatform(
-        429,
-        'RESOURCE_EXHAUSTED',
-        'RATE_LIMIT_EXCEEDED',
-        'Exhausted property tokens per day for this property.',
-      ),
-      'quota_exhausted',
-    ],
-    [
-      429,
-      onePlatform(
-        429,
-        'RESOURCE_EXHAUSTED',
-        'RATE_LIMIT_EXCEEDED',
-        'Exhausted concurrent requests for this property.',
-      ),
+      {
+        error: {
+          code: 429,
+          message: 'Exhausted concurrent requests for this property.',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+              reason: 'RATE_LIMIT_EXCEEDED',
+              domain: 'googleapis.com',
+              metadata: { service: 'analyticsdata.googleapis.com' },
+            },
+          ],
+        },
+      },
       'rate_limited',
-    ],
-    [
-      403,
-      onePlatform(
-        403,
-        'PERMISSION_DENIED',
-        'SERVICE_DISABLED',
-        'Google Analytics Data API has not been used in project 1 before or it is disabled.',
-      ),
-      'api_disabled',
     ],
     [429, undefined, 'rate_limited'],
     [403, undefined, 'permission'],
   ])('%i %j is %s', (status, body, kind) => {
     expect(errorForAnswer(status, body, true, undefined, 'token').kind).toBe(kind)
-  })
-
-  it('a quota says its period: the day, or the hour', () => {
-    const hourly = onePlatform(
-      429,
-      'RESOURCE_EXHAUSTED',
-      'RATE_LIMIT_EXCEEDED',
-      'Exhausted property tokens per hour for this property.',
-    )
-    expect(errorForAnswer(429, hourly, true, undefined, 't')).toMatchObject({
-      kind: 'quota_exhausted',
-      quotaPeriod: 'hour',
-    })
   })
 })

@@ -11,7 +11,6 @@ import {
   startProcess,
   stopProcess,
 } from '../packages/connector/test/support/processes.js'
-import { successBySecond } from '../packages/connector/test/upstream/api/traffic.js'
 import { MODERN, toolCall, type Target } from './load.js'
 import { emit } from './stats.js'
 
@@ -190,6 +189,13 @@ async function run(
   return calls
 }
 
-/** The lowest share of successful calls in any whole second. */
-const worstSecond = (calls: readonly Call[]) =>
-  Math.min(...successBySecond(calls.map((c) => ({ ended: c.ended, error: !c.ok || undefined }))))
+/** The lowest share of successful calls in any whole second (by when the calls ended). */
+function worstSecond(calls: readonly Call[]): number {
+  const seconds: { ok: number; all: number }[] = []
+  for (const { ended, ok } of calls) {
+    const second = (seconds[Math.floor(ended / 1000)] ??= { ok: 0, all: 0 })
+    second.all++
+    if (ok) second.ok++
+  }
+  return Math.min(...[...seconds].map((s) => (s && s.all ? s.ok / s.all : 1)))
+}

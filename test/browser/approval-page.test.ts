@@ -72,10 +72,9 @@ describe.skipIf(!browserAvailable)('the approval page in a real browser (Chromiu
     await page.setContent(`<iframe src="${url}"></iframe>`)
     expect(await blocked).toBe(true)
     const frame = page.frames().find((f) => f !== page.mainFrame())
-    const framedText = await frame
-      ?.locator('body')
-      .innerText({ timeout: 2000 })
-      .catch(() => '')
+    // Once the frame has loaded, what it shows is there to read: Chromium's refusal, not the page.
+    await frame?.waitForLoadState('load')
+    const framedText = await frame?.evaluate(() => document.body?.innerText ?? '').catch(() => '')
     expect(framedText ?? '').not.toContain('Sign in with')
     await page.context().close()
   }, 60_000)

@@ -24,7 +24,9 @@ describe.skipIf(!browserAvailable)('the web view in a real browser (Chromium)', 
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForURL(target.webViewLink)
 
-    await expect.poll(() => page.textContent('body')).toContain(`Signed in as ${user.name}`)
+    await expect
+      .poll(() => page.textContent('body'), { timeout: 20_000 })
+      .toContain(`Signed in as ${user.name}`)
     const highlighted = page.locator(`#task-${target.id}`)
     expect(await highlighted.getAttribute('class')).toContain('target')
     expect(await highlighted.locator('.title').textContent()).toBe('Water the plants')

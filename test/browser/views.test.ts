@@ -27,6 +27,8 @@ const analytics = serviceTools(suite, 'analytics', 'viewer-ga')
 
 const SCREENSHOTS = '.tmp/screenshots'
 const LOCALE = 'en-GB'
+/** How long a view may take to follow a key or the host's theme: no machine comes near it. */
+const FOLLOWED = { timeout: 20_000 }
 
 interface Shown {
   name: string
@@ -192,7 +194,10 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     await frame.getByRole('button', { name: /^Total clicks/ }).focus()
     await frame.page().keyboard.press('Enter')
     await expect
-      .poll(() => frame.getByRole('button', { name: /^Total clicks/ }).getAttribute('aria-pressed'))
+      .poll(
+        () => frame.getByRole('button', { name: /^Total clicks/ }).getAttribute('aria-pressed'),
+        FOLLOWED,
+      )
       .toBe('false')
     expect(await pixels(frame, 1)).toBe(0)
     expect(await pixels(frame, 2)).toBeGreaterThan(100)
@@ -203,11 +208,13 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     const last = rows.at(-1)!
     const lastDay = dayMonth.format(new Date(`${last[0]}T00:00:00Z`))
     await expect
-      .poll(() => frame.locator('.readout').innerText())
+      .poll(() => frame.locator('.readout').innerText(), FOLLOWED)
       .toBe(`${lastDay}: Impressions ${nf.format(last[2] as number)}`)
     await frame.page().keyboard.press('Home')
     const firstDay = dayMonth.format(new Date(`${rows[0]![0]}T00:00:00Z`))
-    await expect.poll(() => frame.locator('.readout').innerText()).toMatch(`${firstDay}: `)
+    await expect
+      .poll(() => frame.locator('.readout').innerText(), FOLLOWED)
+      .toMatch(`${firstDay}: `)
 
     await frame.getByRole('button', { name: 'Table' }).click()
     expect(await frame.locator('tbody tr').count()).toBe(rows.length)
@@ -284,10 +291,12 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     await sources.frame.getByRole('button', { name: 'Average session duration' }).focus()
     await sources.frame.page().keyboard.press('Space')
     await expect
-      .poll(() =>
-        sources.frame
-          .getByRole('button', { name: 'Average session duration' })
-          .getAttribute('aria-pressed'),
+      .poll(
+        () =>
+          sources.frame
+            .getByRole('button', { name: 'Average session duration' })
+            .getAttribute('aria-pressed'),
+        FOLLOWED,
       )
       .toBe('true')
     await sources.close()
@@ -317,7 +326,7 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     await minutes.frame.page().keyboard.press('End')
     const now = shown['realtime-by-minute']!.table.rows.find((row) => row[0] === '00')
     await expect
-      .poll(() => minutes.frame.locator('.readout').innerText())
+      .poll(() => minutes.frame.locator('.readout').innerText(), FOLLOWED)
       .toBe(`now: Active users ${nf.format((now?.[1] as number) ?? 0)}`)
     await minutes.close()
 
@@ -375,10 +384,10 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     const light = await pixels(frame, 1)
     await page.evaluate(() => window.setTheme('dark'))
     await expect
-      .poll(() => frame.evaluate(() => document.documentElement.dataset.theme))
+      .poll(() => frame.evaluate(() => document.documentElement.dataset.theme), FOLLOWED)
       .toBe('dark')
     // The lines are drawn again in the dark palette's colours.
-    await expect.poll(() => pixels(frame, 1)).toBeGreaterThan(100)
+    await expect.poll(() => pixels(frame, 1), FOLLOWED).toBeGreaterThan(100)
     expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
       'rgb(30, 31, 34)',
     )

@@ -38,8 +38,11 @@ const tls = selfSignedCertificate([
   'DNS:localhost',
   ...(PRIVATE ? [`IP:${PRIVATE}`] : []),
 ])
-/** Past oidc-provider's 2.5 s deadline for a document. */
-const SLOW_MS = 3_000
+/**
+ * Far past oidc-provider's 2.5 s deadline for a document, and within what a test waits: fetched
+ * to its end, the document would be accepted.
+ */
+const SLOW_MS = 10_000
 const documents = metadataDocumentsForSuite(
   tls,
   (clientId) => ({
@@ -148,13 +151,13 @@ describe('one fetch per document per request, and a memory of refusals', () => {
     const first = await tryAuthorize(suite, documentClient('127.0.0.1', path))
     expectInvalidClient(first, 'first request')
     expect(documents.fetchesOf(path), 'outbound fetches for one request').toBe(1)
+    // Refused, not accepted after 10 s: the deadline cut the fetch off, once it had waited.
     expect(first.ms).toBeGreaterThan(2_400)
-    expect(first.ms).toBeLessThan(4_000)
 
+    // Refused from memory: nothing fetched, so nothing waited for.
     const second = await tryAuthorize(suite, documentClient('127.0.0.1', path))
     expectInvalidClient(second, 'second request')
     expect(second.fetched, 'fetched again within the minute').toBe(false)
-    expect(second.ms).toBeLessThan(1_000)
   })
 
   it('a document that is not valid is fetched once per request, then not for a minute', async () => {

@@ -1,4 +1,5 @@
-import { connect } from 'node:net'
+import { once } from 'node:events'
+import { connect, type Socket } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 import {
@@ -31,6 +32,34 @@ beforeAll(async () => {
   })
   sandboxToken = minted.body.access_token
 })
+
+/** Resolves once the socket has something to read, or has closed: nothing is read. */
+function readable(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('readable', done)
+      socket.off('close', done)
+      resolve()
+    }
+    socket.on('readable', done)
+    socket.on('close', done)
+  })
+}
+
+/** Everything the socket receives until the other side ends the connection, or it breaks. */
+function readToEnd(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (data: string) => (received += data))
+    socket.once('end', () => resolve(received))
+    socket.once('close', () => resolve(received))
+  })
+}
+
+/** Writes `data`; resolves once it has left (or the write failed, which the socket reports). */
+const written = (socket: Socket, data: Buffer) =>
+  new Promise<void>((resolve) => socket.write(data, () => resolve()))
 
 /**
  * Uploads on a kept-alive client, then sends its next request: the answer must be `status`,
@@ -145,24 +174,19 @@ describe('early answers: the next request on the connection is served, or the an
     ] as const) {
       const { port, hostname, host } = new URL(origin)
       const socket = connect(Number(port), hostname)
-      await new Promise((resolve) => socket.once('connect', resolve))
-      let received = ''
+      await once(socket, 'connect')
       let failed: Error | undefined
-      socket.on('data', (data) => (received += data))
       socket.on('error', (error) => (failed = error))
-      // A client that writes before it reads: the answer waits unread while it goes on sending.
-      socket.pause()
+      // A client that writes before it reads: once the answer has come, it waits unread while
+      // the client goes on sending.
+      const answered = readable(socket)
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${8 * 1024 * 1024}\r\n\r\n{"a":"`,
       )
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      for (let i = 0; i < 2; i += 1) {
-        socket.write(Buffer.alloc(256 * 1024, 'x'))
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      socket.resume()
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await answered
+      for (let i = 0; i < 2; i += 1) await written(socket, Buffer.alloc(256 * 1024, 'x'))
+      const received = await readToEnd(socket)
       socket.destroy()
       expect(failed, origin).toBeUndefined()
       expect(received, origin).toMatch(/^HTTP\/1\.1 (401|413) /)

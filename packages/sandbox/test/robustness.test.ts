@@ -50,8 +50,11 @@ function sendOnNewConnection(path: string, body: Buffer, chunked: boolean): Prom
         })
       },
     )
-    // Writing may fail once the server has answered and hung up; the answer is what counts.
-    req.on('error', (err) => setTimeout(() => answered || reject(err), 200))
+    // Writing may fail once the server has answered and hung up; the answer is what counts,
+    // and by the time the request has closed, any answer has come.
+    let failed: Error | undefined
+    req.on('error', (err) => (failed = err))
+    req.on('close', () => answered || reject(failed ?? new Error('closed without an answer')))
     for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024))
     req.end()
   })

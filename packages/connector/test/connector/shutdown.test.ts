@@ -99,10 +99,8 @@ describe('closing, past the drain deadline', () => {
       () => 'answered',
       () => 'cut off',
     )
-    const started = Date.now()
     await suite.connector.close()
-    // Closed long before the provider would have answered.
-    expect(Date.now() - started).toBeLessThan(4000)
+    // Closed before the provider answered: a call let run would have been answered.
     expect(await outcome).toBe('cut off')
   })
 })

@@ -1,24 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { SERVICE_NAMES } from '../../src/services/catalog.js'
-import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
+import { DEFAULT_PAUSE_MS, MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { approvalFlow } from '../approval/flow.js'
 import { assistantV2, textOf } from '../mcp/approval-clients.js'
 import { taskFixtures } from '../mcp/fixtures.js'
 import { connectorForSuite } from '../support/connector.js'
 import { circuitStates, moved, scrapeExposition } from '../support/prometheus.js'
+import { heldDate } from '../support/clock.js'
 
 /**
  * The provider's circuit breaker in the metrics: when two people's calls each fail twice and
  * nobody's is answered, it opens (src/upstream/api/policy.ts), the gauge says so for every service
  * on that provider origin (the sandbox serves all three), the calls it pauses are counted as
- * `circuit_open` with no request sent, and a probe that is answered closes it.
+ * `circuit_open` with no request sent, and a probe that is answered closes it. The test moves the
+ * clock past the pause (heldDate) rather than waiting for it.
  */
 
-const PAUSE_MS = 2_000
-const suite = connectorForSuite({
-  connector: { metrics: { port: 0, host: '127.0.0.1' } },
-  options: { breaker: { pauseMs: PAUSE_MS } },
-})
+const suite = connectorForSuite({ connector: { metrics: { port: 0, host: '127.0.0.1' } } })
+const { later } = heldDate()
 const flow = approvalFlow(suite)
 const { seed, upstreamCalls } = taskFixtures(suite)
 
@@ -59,7 +58,9 @@ describe('the circuit breaker', () => {
 
     // Paused: answered at once, saying when to come back, and nothing is sent.
     const { next: pausedFrom } = await upstreamCalls()
-    expect(textOf(await alice.list())).toMatch(/unavailable right now; retry in [12] seconds/)
+    expect(textOf(await alice.list())).toMatch(
+      `unavailable right now; retry in ${DEFAULT_PAUSE_MS / 1000} seconds`,
+    )
     expect((await upstreamCalls(pausedFrom)).calls).toEqual([])
     const paused = await scrape()
     expect(moved(before, paused, 'countersign_upstream_calls_total')).toEqual({
@@ -80,7 +81,7 @@ describe('the circuit breaker', () => {
     })
 
     // After the pause the next call is the probe: answered, it closes the breaker.
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + 100))
+    later(DEFAULT_PAUSE_MS)
     expect((await bob.list()).isError ?? false).toBe(false)
     const closed = await scrape()
     for (const service of SERVICE_NAMES) expect(circuitStates(closed, service)).toEqual(CLOSED)

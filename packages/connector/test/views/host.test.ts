@@ -3,7 +3,7 @@ import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server'
 import { isoDay, pacificNow } from '@countersign/sandbox/testing'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { HostConnection, PROTOCOL_VERSION } from '../../views/src/host.js'
 import { connectorForSuite } from '../support/connector.js'
 import { serviceTools } from '../support/service-tools.js'
@@ -64,9 +64,12 @@ async function linked(context: McpUiHostContext) {
   return { bridge, view, sent, heard, answer }
 }
 
+/**
+ * Waits for what the other side sent to arrive (each side posts through promises): as long as it
+ * takes, within a bound no healthy run comes near.
+ */
 async function until(done: () => boolean) {
-  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 10))
-  expect(done()).toBe(true)
+  await vi.waitFor(() => expect(done()).toBe(true), { timeout: 20_000, interval: 5 })
 }
 
 describe('the views’ protocol against AppBridge', () => {

@@ -28,9 +28,10 @@ describe('regular expressions in analytics filters are RE2', () => {
     }
   })
 
-  it('a pattern that backtracks exponentially answers at once (linear-time matching)', async () => {
+  it('a pattern that backtracks exponentially is answered (linear-time matching)', async () => {
     const u = await analyticsUser(sandbox)
-    const started = performance.now()
+    // The answer coming at all is the evidence: a backtracking engine takes minutes on one
+    // 23-character title, linear time milliseconds.
     const report = await u.report({
       dateRanges: LAST_28_DAYS,
       dimensions: dims('pageTitle'),
@@ -38,8 +39,14 @@ describe('regular expressions in analytics filters are RE2', () => {
       dimensionFilter: regexFilter('(.*.*)*#', 'FULL_REGEXP', undefined, 'pageTitle'),
     })
     expect(table(report)).toEqual([])
-    // A backtracking engine takes minutes on one 23-character title; linear time, milliseconds.
-    expect(performance.now() - started).toBeLessThan(5_000)
+    // And the engine is the linear-time one: it refuses a repetition past RE2's limit of 1000,
+    // as RE2 does, where a backtracking engine would take it.
+    const res = await u.post('report', {
+      dateRanges: LAST_28_DAYS,
+      metrics: metrics('sessions'),
+      dimensionFilter: regexFilter('x{1001}', 'PARTIAL_REGEXP'),
+    })
+    expect(invalid(res)).toMatch(/Invalid regular expression for browser/)
   })
 
   it('matches in either case unless caseSensitive, and FULL_REGEXP matches the whole value', async () => {

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino'
+import { Agent, type Dispatcher } from 'undici'
 import { expect, vi } from 'vitest'
 import { sandboxUpstream } from '../../../src/connector/sandbox-upstream.js'
 import {
@@ -93,3 +94,30 @@ export const TASKS = '/tasks/v1'
 let users = 0
 /** A user name of its own for each test (the sandbox keeps state across a file's tests). */
 export const newUser = (prefix = 'api') => `${prefix}-${process.pid}-${++users}`
+
+/**
+ * An undici Agent like the client's own, whose next request can be held before it leaves until
+ * the test lets it go: a call in flight for as long as the test needs, whatever the machine's
+ * speed.
+ */
+export class HoldingAgent extends Agent {
+  #held: { sent: () => void; released: Promise<void> } | undefined
+
+  /** Holds the next request: `sent` resolves once it is on its way, `release` lets it go. */
+  holdNext(): { sent: Promise<void>; release: () => void } {
+    let sent!: () => void
+    let release!: () => void
+    const sending = new Promise<void>((resolve) => (sent = resolve))
+    this.#held = { sent, released: new Promise<void>((resolve) => (release = resolve)) }
+    return { sent: sending, release }
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    const held = this.#held
+    if (!held) return super.dispatch(options, handler)
+    this.#held = undefined
+    held.sent()
+    void held.released.then(() => super.dispatch(options, handler))
+    return true
+  }
+}

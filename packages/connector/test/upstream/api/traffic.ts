@@ -1,11 +1,14 @@
+import { pino, type Logger } from 'pino'
 import type { ApiCall, ApiGrant, UpstreamApi } from '../../../src/upstream/api/index.js'
 import { UpstreamApiError } from '../../../src/upstream/api/index.js'
 
 /**
  * Traffic as an operator's people make it: workers, each calling for one person again and again
- * for a while, through one API client (one connector). Every call is recorded with when it
- * started and ended, whose it was and how it ended, so that a test asserts what the people got
- * (calls failed, seconds without service), never how fast the machine is.
+ * through one API client (one connector), and the breaker's moves as the operator's log shows
+ * them. Every call is recorded with whose it was, how it ended, and when it started and ended on
+ * one clock with the moves, so that a test asserts the order of what happened and what the
+ * people got, never how fast the machine is: traffic goes on until enough calls have been made,
+ * not for a time.
  */
 
 export interface Caller {
@@ -16,46 +19,45 @@ export interface Caller {
 
 export interface CallRecord {
   person: string
-  /** Milliseconds since the traffic began. */
+  /** performance.now() when the call started and ended. */
   started: number
   ended: number
   error?: UpstreamApiError
 }
 
+export type Until = (records: readonly CallRecord[]) => boolean
+
 export interface Traffic {
-  /** Milliseconds since the traffic began. */
-  now(): number
-  /** Resolves with every call once `untilMs` has passed (or `stop()` was called) and calls ended. */
-  done: Promise<CallRecord[]>
-  /** Ends the traffic now: no worker starts another call. */
+  /** Resolves once `until` holds of the calls made so far (checked as each call ends). */
+  when(until: Until): Promise<void>
+  /** Ends the traffic: no worker starts another call; resolves with every call once all ended. */
   stop(): Promise<CallRecord[]>
 }
 
-/**
- * `workers` callers (worker i calls for `pick(i)`), until `untilMs` after the start or until
- * stopped.
- */
+/** `workers` workers, worker i calling for `pick(i)`, until stopped. */
 export function traffic(
   api: UpstreamApi,
   callers: readonly Caller[],
-  { workers, untilMs = Infinity, pick = (i) => callers[i % callers.length]! }: TrafficOptions,
+  { workers, pick = (i) => callers[i % callers.length]! }: TrafficOptions,
 ): Traffic {
-  const start = performance.now()
-  const now = () => performance.now() - start
   const records: CallRecord[] = []
+  const waiting: { until: Until; reached: () => void }[] = []
   let stopped = false
   const worker = async (caller: Caller) => {
-    while (!stopped && now() < untilMs) {
-      const started = now()
-      const record: CallRecord = { person: caller.name, started, ended: started }
+    while (!stopped) {
+      const record: CallRecord = { person: caller.name, started: performance.now(), ended: 0 }
       try {
         await api.call(caller.call, caller.grant)
       } catch (error) {
         if (!(error instanceof UpstreamApiError)) throw error
         record.error = error
       }
-      record.ended = now()
+      record.ended = performance.now()
       records.push(record)
+      for (const wait of waiting.filter((w) => w.until(records))) {
+        waiting.splice(waiting.indexOf(wait), 1)
+        wait.reached()
+      }
       // A call refused at once resolves without leaving the microtask queue: yield, so that
       // timers and the other workers run, and let a refused person pause a moment, as a client
       // shown an error would.
@@ -66,8 +68,10 @@ export function traffic(
     () => records,
   )
   return {
-    now,
-    done,
+    when: (until) =>
+      until(records)
+        ? Promise.resolve()
+        : new Promise<void>((reached) => waiting.push({ until, reached })),
     stop() {
       stopped = true
       return done
@@ -77,33 +81,45 @@ export function traffic(
 
 interface TrafficOptions {
   workers: number
-  untilMs?: number
   pick?: (worker: number) => Caller
 }
 
-/** The share of calls that succeeded in each whole second (by when they ended). */
-export function successBySecond(records: readonly { ended: number; error?: unknown }[]): number[] {
-  const seconds: { ok: number; all: number }[] = []
-  for (const { ended, error } of records) {
-    const second = (seconds[Math.floor(ended / 1000)] ??= { ok: 0, all: 0 })
-    second.all++
-    if (!error) second.ok++
-  }
-  return [...seconds].map((s) => (s && s.all ? s.ok / s.all : 1))
+/** The calls that failed, and those that did not. */
+export const failures = (records: readonly CallRecord[]) => records.filter((r) => r.error)
+export const successes = (records: readonly CallRecord[]) => records.filter((r) => !r.error)
+
+export interface BreakerMove {
+  state: 'open' | 'closed'
+  /** performance.now() when it was logged. */
+  at: number
 }
 
-/** Samples `read` every `everyMs` until stopped: the breaker's states while traffic runs. */
-export function sample<T>(read: () => T, everyMs = 50) {
-  const seen: { at: number; value: T }[] = []
-  const start = performance.now()
-  const timer = setInterval(
-    () => seen.push({ at: performance.now() - start, value: read() }),
-    everyMs,
-  )
+/**
+ * The breaker's moves as the API client logs them (one warning each: the provider found down,
+ * the provider answering again), on the traffic's clock: give `log` to the client.
+ */
+export function breakerMoves(): {
+  log: Logger
+  moves: BreakerMove[]
+  /** Resolves with the first move to `state` from now on. */
+  next(state: BreakerMove['state']): Promise<BreakerMove>
+} {
+  const moves: BreakerMove[] = []
+  const waiting: { state: BreakerMove['state']; moved: (move: BreakerMove) => void }[] = []
+  const write = (line: string) => {
+    const { msg } = JSON.parse(line) as { msg: string }
+    const state = /down for everyone/.test(msg) ? 'open' : /answers again/.test(msg) ? 'closed' : 0
+    if (!state) return
+    const move = { state, at: performance.now() } as const
+    moves.push(move)
+    for (const wait of waiting.filter((w) => w.state === state)) {
+      waiting.splice(waiting.indexOf(wait), 1)
+      wait.moved(move)
+    }
+  }
   return {
-    stop() {
-      clearInterval(timer)
-      return seen
-    },
+    log: pino({ level: 'warn' }, { write }),
+    moves,
+    next: (state) => new Promise((moved) => waiting.push({ state, moved })),
   }
 }

@@ -52,4 +52,54 @@ describe('sandbox storage', () => {
       await second.close()
     }
   })
+
+  it('restarting the sandbox keeps the sites, properties and accounts added to a user', async () => {
+    const first = await startSandbox({ port: 0, dataDir })
+    let added: { propertiesId: string }
+    let token: string
+    try {
+      await call(first.url, 'POST', '/_sandbox/users/rhea/sites', undefined, {
+        siteUrl: 'sc-domain:kept.example',
+      })
+      added = (
+        await call(first.url, 'POST', '/_sandbox/users/rhea/properties', undefined, {
+          displayName: 'Kept site',
+          account: 'Kept account',
+        })
+      ).body
+      token = (
+        await call(first.url, 'POST', '/_sandbox/tokens', undefined, {
+          user: 'rhea',
+          scopes: ['webmasters.readonly', 'analytics.readonly'],
+        })
+      ).body.access_token
+    } finally {
+      await first.close()
+    }
+
+    const second = await startSandbox({ port: 0, dataDir })
+    try {
+      const user = (await call(second.url, 'GET', '/_sandbox/users/rhea')).body
+      expect(user.sites[2]).toBe('sc-domain:kept.example')
+      expect(user.properties[2]).toBe(added.propertiesId)
+      const sites = (await call(second.url, 'GET', '/search/v1/sites', token)).body
+      expect(sites.siteEntry.map((s: { siteUrl: string }) => s.siteUrl)).toContain(
+        'sc-domain:kept.example',
+      )
+      const summaries = (await call(second.url, 'GET', '/analytics/v1/accountSummaries', token))
+        .body
+      expect(summaries.accountSummaries[2]).toMatchObject({
+        displayName: 'Kept account',
+        propertySummaries: [
+          { property: `properties/${added.propertiesId}`, displayName: 'Kept site' },
+        ],
+      })
+      const next = await call(second.url, 'POST', '/_sandbox/users/rhea/properties', undefined, {
+        displayName: 'After the restart',
+      })
+      expect(next.body.propertiesId).not.toBe(added.propertiesId)
+    } finally {
+      await second.close()
+    }
+  })
 })

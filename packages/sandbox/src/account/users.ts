@@ -33,16 +33,20 @@ export async function ensureUser(db: SandboxDb, user: string): Promise<void> {
   })
 }
 
+/** The user's name as it appears in their sites' domains: `www.{slug}.example`. */
+export const userSlug = (user: string) =>
+  user
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'user'
+
 /**
- * The sites and analytics properties a user owns: derived from the name alone, so they are the
- * same on every run (one URL-prefix site, one domain property, two numeric property ids).
+ * The sites and analytics properties every user owns from the start: derived from the name
+ * alone, so they are the same on every run (one URL-prefix site, one domain property, two
+ * numeric property ids). What the control API adds later is stored (account/assets.ts).
  */
-export function userAssets(user: string): { sites: string[]; properties: string[] } {
-  const slug =
-    user
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'user'
+export function builtInAssets(user: string): { sites: string[]; properties: string[] } {
+  const slug = userSlug(user)
   const digest = createHash('sha256').update(user).digest()
   const propertyId = (offset: number) =>
     String(100_000_000 + (digest.readUInt32BE(offset) % 900_000_000))

@@ -1,13 +1,15 @@
-import { userAssets } from '../account/users.js'
+import { ownsProperty } from '../account/assets.js'
+import { builtInAssets } from '../account/users.js'
+import type { SandboxDb } from '../db/open.js'
 import { forbidden, invalidArgument } from '../http/errors.js'
 import { parseDay } from '../synthetic/calendar.js'
 import { seedOf, Weighted } from '../synthetic/random.js'
 import { COUNTRIES, LOCALES, PLACES, SITE_KINDS, type SiteKind } from './vocabulary.js'
 
 /**
- * An analytics property: its numeric id in the path, who owns it (`userAssets`), and the profile
- * its synthetic data grows from. Everything is derived from the ids, so it is the same on every
- * run and needs no storage.
+ * An analytics property: its numeric id in the path, who owns it (account/assets.ts), and the
+ * profile its synthetic data grows from. The profile is derived from the ids, so it is the same
+ * on every run and needs no storage, for built-in and added properties alike.
  */
 
 export interface PropertyProfile {
@@ -28,33 +30,42 @@ const PROPERTY_ID_HELP =
   'To learn more about Property ID, see https://developers.google.com/analytics/devguides/reporting/data/v1/property-id.'
 
 /** The property of a path, checked: a number (400 otherwise) that the user owns (403 otherwise). */
-export function ownedProperty(user: string, raw: string): PropertyProfile {
+export async function ownedProperty(
+  db: SandboxDb,
+  user: string,
+  raw: string,
+): Promise<PropertyProfile> {
   if (!PROPERTY_ID.test(raw))
     throw invalidArgument(
       `Invalid property ID "${raw.slice(0, 64)}": a property ID is a number, such as 1234 in properties/1234. ${PROPERTY_ID_HELP}`,
     )
-  const owned = userAssets(user).properties
-  const index = owned.indexOf(raw)
-  if (index < 0)
+  if (!(await ownsProperty(db, user, raw)))
     throw forbidden(
       `User does not have sufficient permissions for this property. ${PROPERTY_ID_HELP}`,
     )
-  return profileOf(owned, index)
+  return profileOf(raw, siteKindOf(user, raw))
+}
+
+/**
+ * The kind of site a property of the user measures: the user's two built-in properties are
+ * different kinds (their first one's id decides which), so that their metadata and data differ;
+ * an added property's kind comes from its own id.
+ */
+export function siteKindOf(user: string, id: string): SiteKind {
+  const builtIn = builtInAssets(user).properties
+  const index = builtIn.indexOf(id)
+  const seed = index < 0 ? seedOf(id, 'site') : seedOf(builtIn[0]!, 'site') + index
+  return SITE_KINDS[seed % SITE_KINDS.length]!
 }
 
 const profiles = new Map<string, PropertyProfile>()
 const MAX_PROFILES = 1000
 const EARLIEST_CREATION = parseDay('2022-01-01')!
 
-/**
- * A user's properties are different kinds of site (their first property's id decides which), so
- * that their metadata and data differ; the rest comes from the property's own id.
- */
-function profileOf(owned: readonly string[], index: number): PropertyProfile {
-  const id = owned[index]!
+/** The rest of a property's profile comes from its own id. */
+function profileOf(id: string, site: SiteKind): PropertyProfile {
   const known = profiles.get(id)
   if (known) return known
-  const site = SITE_KINDS[(seedOf(owned[0]!, 'site') + index) % SITE_KINDS.length]!
   const locale = LOCALES[seedOf(id, 'locale') % LOCALES.length]!
   const home = COUNTRIES.findIndex((country) => country.id === locale.home)
   const profile: PropertyProfile = {

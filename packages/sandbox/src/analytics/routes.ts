@@ -18,7 +18,7 @@ const MAX_BATCH = 5
 /** The property of the path, once the token (analytics.readonly) and ownership are checked. */
 async function property(c: Ctx) {
   const { user } = await requireAccess(c, 'analytics', 'read')
-  return ownedProperty(user, c.req.param('propertiesId')!)
+  return ownedProperty(c.var.sandbox.db, user, c.req.param('propertiesId')!)
 }
 
 /**

@@ -1,12 +1,13 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { ensureUser, userAssets, userName } from '../account/users.js'
+import { ensureUser, userName } from '../account/users.js'
 import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
 import { quotaChange } from '../quota-limits.js'
 import type { SandboxEnv } from '../state.js'
+import { assetRoutes } from './assets.js'
 import { faultSpec } from './faults.js'
 import { sameOriginOnly } from './same-origin.js'
 import { taskFixtureRoutes } from './task-fixtures.js'
@@ -49,11 +50,7 @@ export function controlRoutes() {
     })
   })
 
-  control.get('/users/:user', async (c) => {
-    const user = parseOrInvalid(userName, c.req.param('user'), 'user')
-    await ensureUser(c.var.sandbox.db, user)
-    return c.json({ user, ...userAssets(user) })
-  })
+  control.route('/', assetRoutes())
 
   control.post('/faults', async (c) => {
     const spec = parseOrInvalid(faultSpec, await readJsonObject(c))
@@ -87,6 +84,9 @@ export function controlRoutes() {
         'task_lists',
         'surface_items',
         'search_sitemaps',
+        'added_sites',
+        'added_accounts',
+        'added_properties',
         'oauth_tokens',
         'oauth_grants',
         'oauth_codes',

@@ -9,6 +9,8 @@ const isControl = (path: string) => path === '/healthz' || path.startsWith('/_sa
 function googleServiceOf(path: string): string {
   if (path.startsWith('/tasks/')) return 'tasks.googleapis.com'
   if (/^\/(search|webmasters|v1\/urlInspection)\//.test(path)) return 'searchconsole.googleapis.com'
+  if (/^\/(analytics\/v1|v1beta)\/accountSummaries(\/|$)/.test(path))
+    return 'analyticsadmin.googleapis.com'
   return 'analyticsdata.googleapis.com'
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { addedAssetsMigration } from './added-assets.js'
 import { codeOptionsMigration } from './code-options.js'
 import { searchSitemapsMigration } from './search-sitemaps.js'
 
@@ -129,6 +130,7 @@ const migrations: Record<string, Migration> = {
   },
   '0003_search_sitemaps': searchSitemapsMigration,
   '0004_code_options': codeOptionsMigration,
+  '0005_added_assets': addedAssetsMigration,
 }
 
 export const sandboxMigrations: MigrationProvider = {

@@ -11,6 +11,9 @@ export interface SandboxDatabase {
   oauth_tokens: OAuthTokenTable
   sessions: SessionTable
   search_sitemaps: SearchSitemapTable
+  added_sites: AddedSiteTable
+  added_accounts: AddedAccountTable
+  added_properties: AddedPropertyTable
 }
 
 interface UserTable {
@@ -115,4 +118,33 @@ interface SearchSitemapTable {
   path: string
   /** RFC 3339 time of the latest submission. */
   submitted: string
+}
+
+/** A site the control API added to a user; the two built-in ones are not stored. */
+interface AddedSiteTable {
+  /** The order of addition, which is the order of list_sites after the built-in sites. */
+  seq: Generated<number>
+  user_id: string
+  site_url: string
+  created: string
+}
+
+/** An analytics account the control API made for a user when a new property named it. */
+interface AddedAccountTable {
+  /** The order of addition; the account's numeric id is made from it. */
+  seq: Generated<number>
+  user_id: string
+  display_name: string
+  created: string
+}
+
+/** An analytics property the control API added to a user; the built-in ones are not stored. */
+interface AddedPropertyTable {
+  /** The order of addition; the property's numeric id is made from it. */
+  seq: Generated<number>
+  user_id: string
+  /** The numeric id of its account: the user's built-in one, or an added one. */
+  account_id: string
+  display_name: string
+  created: string
 }

@@ -9,8 +9,9 @@ import {
 import { invalidArgument } from '../http/errors.js'
 
 /**
- * The Analytics Data API's enums as proto3 numbers (data.proto; research §3.5). Google's client
- * sends request enums as numbers and asks for answers with numbers; the core speaks names.
+ * The Analytics Data API's enums as proto3 numbers (data.proto; research §3.5), and the one the
+ * Admin API's account summaries answer with. Google's clients send request enums as numbers and
+ * ask for answers with numbers; the core speaks names.
  */
 
 interface Numbering {
@@ -78,6 +79,16 @@ const METRIC_TYPES = {
 /** The answer fields that hold an enum: a metric's `type` (its header, its metadata). */
 const ANSWER_ENUMS: Readonly<Record<string, Numbering>> = {
   type: numbering('MetricType', METRIC_TYPES satisfies Record<MetricType, number>),
+  // The Admin API's, in an account summary's property summaries (resources.proto).
+  propertyType: {
+    type: 'type.googleapis.com/google.analytics.admin.v1beta.PropertyType',
+    byName: {
+      PROPERTY_TYPE_UNSPECIFIED: 0,
+      PROPERTY_TYPE_ORDINARY: 1,
+      PROPERTY_TYPE_SUBPROPERTY: 2,
+      PROPERTY_TYPE_ROLLUP: 3,
+    },
+  },
 }
 
 /**

@@ -52,12 +52,14 @@ const ROUTES: [method: string, google: string, seed: string][] = [
     '/v1beta/properties/{property}:batchRunReports',
     '/analytics/v1/properties/{property}/reports',
   ],
+  // The Analytics Admin API's, at its own host (analyticsadmin.googleapis.com) at Google.
+  ['GET', '/v1beta/accountSummaries', '/analytics/v1/accountSummaries'],
 ]
 
 export interface GoogleRoute {
   /** The same operation at the seed's path, each parameter encoded as one segment. */
   seedPath: string
-  /** An Analytics Data API call, whose enums Google's client may send and want as numbers. */
+  /** A Data or Admin API call of analytics: Google's client may send and want enums as numbers. */
   analytics: boolean
 }
 

@@ -164,10 +164,18 @@ export function usageLimit(reason: UsageLimitReason, code: number, service: stri
       return make(quota('Queries per day'), 'RATE_LIMIT_EXCEEDED')
     case 'accessNotConfigured':
       return make(
-        `The API ${service} has not been used in project 0 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/${service}/overview?project=0 then retry.`,
+        `${SERVICE_TITLES[service] ?? `The API ${service}`} has not been used in project 0 before or it is disabled. Enable it by visiting https://console.developers.google.com/apis/api/${service}/overview?project=0 then retry. If you enabled this API recently, wait a few minutes for the action to propagate to our systems and retry.`,
         'SERVICE_DISABLED',
       )
   }
+}
+
+/** The names Google's messages give its services (a disabled API is named by its title). */
+const SERVICE_TITLES: Readonly<Record<string, string>> = {
+  'tasks.googleapis.com': 'Google Tasks API',
+  'searchconsole.googleapis.com': 'Google Search Console API',
+  'analyticsdata.googleapis.com': 'Google Analytics Data API',
+  'analyticsadmin.googleapis.com': 'Google Analytics Admin API',
 }
 
 /**

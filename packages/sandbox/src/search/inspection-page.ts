@@ -21,7 +21,8 @@ export async function showInspection(c: Context<SandboxEnv>) {
   if (!user) return signInPage(c, here, 'Sign in to see this URL inspection.')
   let result
   try {
-    result = inspectUrl(user, ownedSite(user, siteUrl), url, c.var.sandbox.config.publicUrl)
+    const site = await ownedSite(c.var.sandbox.db, user, siteUrl)
+    result = inspectUrl(user, site, url, c.var.sandbox.config.publicUrl)
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error
     return page(

@@ -17,7 +17,7 @@ type Ctx = Context<SandboxEnv>
 const sitemapsQuery = z.object({ sitemapIndex: z.string().min(1).max(2048).optional() })
 
 /** The site of the path, if the caller owns it (`{siteUrl}` arrives as one encoded segment). */
-const siteOf = (c: Ctx, user: string) => ownedSite(user, c.req.param('siteUrl')!)
+const siteOf = (c: Ctx, user: string) => ownedSite(c.var.sandbox.db, user, c.req.param('siteUrl')!)
 
 /**
  * The search-performance API (DESIGN §4, §4.2), modeled on the real Search Console API at the
@@ -33,7 +33,7 @@ export function searchRoutes() {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     readQuery(c, noQuery)
     return c.json({
-      siteEntry: ownedSites(user).map((siteUrl) => ({
+      siteEntry: (await ownedSites(c.var.sandbox.db, user)).map((siteUrl) => ({
         siteUrl,
         permissionLevel: PERMISSION_LEVEL,
       })),
@@ -43,21 +43,21 @@ export function searchRoutes() {
   api.get('/sites/:siteUrl', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     readQuery(c, noQuery)
-    const site = siteOf(c, user)
+    const site = await siteOf(c, user)
     return c.json({ siteUrl: site.siteUrl, permissionLevel: PERMISSION_LEVEL })
   })
 
   api.get('/sites/:siteUrl/sitemaps', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     const { sitemapIndex } = readQuery(c, sitemapsQuery)
-    return c.json(await listSitemaps(c.var.sandbox.db, user, siteOf(c, user), sitemapIndex))
+    return c.json(await listSitemaps(c.var.sandbox.db, user, await siteOf(c, user), sitemapIndex))
   })
 
   api.get('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     readQuery(c, noQuery)
     return c.json(
-      await getSitemap(c.var.sandbox.db, user, siteOf(c, user), c.req.param('feedpath')),
+      await getSitemap(c.var.sandbox.db, user, await siteOf(c, user), c.req.param('feedpath')),
     )
   })
 
@@ -65,7 +65,7 @@ export function searchRoutes() {
   api.put('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'write')
     readQuery(c, noQuery)
-    await submitSitemap(c.var.sandbox.db, user, siteOf(c, user), c.req.param('feedpath'))
+    await submitSitemap(c.var.sandbox.db, user, await siteOf(c, user), c.req.param('feedpath'))
     return c.body(null, 204)
   })
 
@@ -73,14 +73,14 @@ export function searchRoutes() {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     readQuery(c, noQuery)
     const body = await readBody(c, inspectBody, 'inspection request')
-    const site = ownedSite(user, body.siteUrl)
+    const site = await ownedSite(c.var.sandbox.db, user, body.siteUrl)
     return c.json(inspectUrl(user, site, body.inspectionUrl, c.var.sandbox.config.publicUrl))
   })
 
   api.post('/sites/:siteUrl/search-analytics', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'read')
     readQuery(c, noQuery)
-    const site = siteOf(c, user)
+    const site = await siteOf(c, user)
     const body = await readBody(c, queryBody, 'search analytics query')
     const now = Date.now()
     const query = analyticsQuery(body, pacificNow(now).day)

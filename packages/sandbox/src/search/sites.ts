@@ -1,12 +1,15 @@
-import { userAssets } from '../account/users.js'
+import { z } from 'zod'
+import { ownedAssets, ownsSite } from '../account/assets.js'
+import type { SandboxDb } from '../db/open.js'
 import { forbidden, invalidArgument } from '../http/errors.js'
 
 /**
  * Sites as Search Console names them: a URL-prefix property (`https://www.x.example/`, every
  * address that starts with it) or a domain property (`sc-domain:x.example`, every address on
- * that domain and its subdomains, over http or https). A user owns the two sites of
- * `userAssets`; anything else, existing or not, is a site they have no permission for, which the
- * real API answers with 403 (it never says whether someone else's site exists).
+ * that domain and its subdomains, over http or https). A user owns their two built-in sites and
+ * those the control API added (account/assets.ts); anything else, existing or not, is a site
+ * they have no permission for, which the real API answers with 403 (it never says whether
+ * someone else's site exists).
  */
 
 export type Site =
@@ -16,11 +19,12 @@ export type Site =
 export const PERMISSION_LEVEL = 'siteOwner'
 
 /** The sites a user owns, in the order list_sites gives them. */
-export const ownedSites = (user: string): string[] => userAssets(user).sites
+export const ownedSites = async (db: SandboxDb, user: string): Promise<string[]> =>
+  (await ownedAssets(db, user)).sites
 
 /** A site the user owns, or the real API's 403 for any other. */
-export function ownedSite(user: string, siteUrl: string): Site {
-  if (!ownedSites(user).includes(siteUrl)) {
+export async function ownedSite(db: SandboxDb, user: string, siteUrl: string): Promise<Site> {
+  if (!(await ownsSite(db, user, siteUrl))) {
     const hint = /^https?:\/\/[^/]+$/i.test(siteUrl)
       ? ` (URL-prefix sites end with "/": did you mean "${siteUrl}/"?)`
       : ''
@@ -42,6 +46,37 @@ function httpUrl(text: string): URL | undefined {
     return undefined
   }
 }
+
+/** A domain name in lower case, with at least two labels (punycode for other scripts). */
+const DOMAIN =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** What is wrong with a site URL as Search Console writes one, if anything. */
+function siteUrlProblem(text: string): string | undefined {
+  if (text.startsWith('sc-domain:')) {
+    if (DOMAIN.test(text.slice('sc-domain:'.length))) return undefined
+    return `"${text.slice(0, 200)}" is not a domain property: write sc-domain: and a domain name in lower case, such as sc-domain:example.com`
+  }
+  const url = httpUrl(text)
+  if (!url)
+    return `"${text.slice(0, 200)}" is neither a URL-prefix site (https://www.example.com/) nor a domain property (sc-domain:example.com)`
+  if (url.username || url.password || /[?#]/.test(text))
+    return `a URL-prefix site has no user name, password, query or fragment: give only the scheme, host and path, such as https://www.example.com/`
+  if (!text.endsWith('/'))
+    return `a URL-prefix site ends with "/": did you mean "${url.href.replace(/\/?$/, '/')}"?`
+  if (url.href !== text) return `write the site as Search Console does: "${url.href}"`
+  return undefined
+}
+
+/** A site to add to a user's, as Search Console writes it: a URL-prefix or a domain property. */
+export const newSiteUrl = z
+  .string({ error: 'give the site as a string, such as https://www.example.com/' })
+  .min(1, 'give a site, such as https://www.example.com/ or sc-domain:example.com')
+  .max(2048, 'must be at most 2048 characters')
+  .superRefine((text, ctx) => {
+    const problem = siteUrlProblem(text)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 /** Whether an absolute URL belongs to the site: starts with its prefix, or is on its domain. */
 function isOnSite(site: Site, text: string): boolean {

@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { decodePageToken as decode, encodePageToken as encode } from '../http/page-token.js'
 
 /**
- * Page tokens are opaque to callers: base64url JSON that says where the previous page stopped.
- * They hold positions, never offsets, so a page costs the same wherever it starts.
+ * The task API's page tokens (http/page-token.ts): they hold positions, never offsets, so a
+ * page costs the same wherever it starts.
  */
 
 /** One step of a path from the root of a list's forest down to a task. */
@@ -14,20 +15,7 @@ export interface PathStep {
 // No bound on a position's length or on depth: both grow with use; the URL bounds the token.
 const key = z.string().min(1)
 const taskCursor = z.object({ l: key, p: z.array(z.tuple([key, key])).min(1) })
-const MAX_TOKEN = 64 * 1024
 const listCursor = z.object({ s: z.number().int().nonnegative() })
-
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
-
-function decode<S extends z.ZodType>(schema: S, token: string): z.output<S> | undefined {
-  if (token.length > MAX_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token)) return undefined
-  try {
-    const parsed = schema.safeParse(JSON.parse(Buffer.from(token, 'base64url').toString('utf8')))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** Tasks resume after the last task returned: its path, so the depth-first walk picks up there. */
 export interface TaskCursor {

@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { currentUser } from '../account/session.js'
-import { userAssets } from '../account/users.js'
+import { ownedAssets } from '../account/assets.js'
+import { accountsOf } from '../admin/accounts.js'
 import { page } from '../http/page.js'
 import type { SandboxEnv } from '../state.js'
 import { signedInAs, signInPage } from './signed-in.js'
@@ -10,13 +11,24 @@ const HERE = '/web/sites'
 const TITLE = 'Your sites and analytics properties'
 
 /**
- * `GET /web/sites`: the signed-in person's Search Console sites and analytics property ids,
- * so they know which `siteUrl` and which `propertiesId` to give the search and analytics tools.
+ * `GET /web/sites`: the signed-in person's Search Console sites and analytics property ids, added
+ * ones too, so they know which `siteUrl` and which `propertiesId` to give the search and
+ * analytics tools.
  */
 export async function showAssets(c: Context<SandboxEnv>) {
   const user = await currentUser(c)
   if (!user) return signInPage(c, HERE, 'Sign in to see your sites and analytics properties.')
-  const { sites, properties } = userAssets(user)
+  const { db } = c.var.sandbox
+  const [{ sites, properties }, accounts] = await Promise.all([
+    ownedAssets(db, user),
+    accountsOf(db, user),
+  ])
+  // Each property by the name and account a person knows it by, in the order the API lists.
+  const named = new Map(
+    accounts.flatMap((account) =>
+      account.properties.map((p) => [p.id, `${p.displayName} (account ${account.displayName})`]),
+    ),
+  )
   return page(
     c,
     TITLE,
@@ -34,7 +46,10 @@ export async function showAssets(c: Context<SandboxEnv>) {
         <p>Give one of these ids as <code>propertiesId</code>.</p>
         <ul class="properties">
           ${properties.map(
-            (id) => html`<li>Property <code class="property">${id}</code> (properties/${id})</li>`,
+            (id) =>
+              html`<li>
+                ${named.get(id)}: <code class="property">${id}</code> (properties/${id})
+              </li>`,
           )}
         </ul>
       </section>

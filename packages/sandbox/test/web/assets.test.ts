@@ -41,6 +41,23 @@ describe("the web view of a person's sites and analytics properties", () => {
     expect(tasks.text).toContain('<a href="/web/sites">')
   })
 
+  it('lists added sites and properties too, each property by its name and account', async () => {
+    await sandbox.request('POST', '/_sandbox/users/web-cleo/sites', {
+      body: { siteUrl: 'sc-domain:cleo.example.org' },
+    })
+    const added = await sandbox.request('POST', '/_sandbox/users/web-cleo/properties', {
+      body: { displayName: 'Cleo & Co <shop>', account: 'Cleo clients' },
+    })
+    const cookie = await signIn('web-cleo')
+    const page = await sandbox.request('GET', '/web/sites', { headers: { cookie } })
+    const owned = (await sandbox.request('GET', '/_sandbox/users/web-cleo')).body
+    expect(codes(page.text, 'site')).toEqual(owned.sites)
+    expect(codes(page.text, 'property')).toEqual(owned.properties)
+    expect(owned.properties[2]).toBe(added.body.propertiesId)
+    expect(page.text).toContain('Cleo &amp; Co &lt;shop&gt; (account Cleo clients)')
+    expect(page.text).toMatch(/www\.web-cleo\.example – [A-Z][a-z ]+ \(account Web Cleo Ltd\)/)
+  })
+
   it('asks who you are first, and comes back here after signing in', async () => {
     const page = await sandbox.request('GET', '/web/sites')
     expect(page.status).toBe(200)

@@ -313,7 +313,9 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         c.call('analytics', 'get_metadata', { pathParams: { propertiesId: property! } }),
       )
       expect(error).toMatchObject({ kind: 'api_disabled', status: 403 })
-      expect(error.providerMessage).toMatch(/analyticsdata\.googleapis\.com .* disabled/)
+      expect(error.providerMessage).toMatch(
+        /Google Analytics Data API has not been used .* disabled/,
+      )
       expect(await requests(sandbox, since)).toHaveLength(1)
     })
 

@@ -1,0 +1,23 @@
+import { Hono } from 'hono'
+import { requireAccess } from '../auth/bearer.js'
+import { readQuery } from '../http/validate.js'
+import type { SandboxEnv } from '../state.js'
+import { accountsOf } from './accounts.js'
+import { listAccountSummaries, summariesQuery } from './summaries.js'
+
+/**
+ * The Analytics Admin API's accountSummaries.list, where a caller finds its properties, at
+ * `S/analytics/v1/accountSummaries` beside the web-analytics API (Google's dialect serves it at
+ * `/v1beta/accountSummaries`). Read-only: analytics.readonly, or the full analytics scope.
+ */
+export function adminRoutes() {
+  const api = new Hono<SandboxEnv>()
+
+  api.get('/accountSummaries', async (c) => {
+    const { user } = await requireAccess(c, 'analytics', 'read')
+    const query = readQuery(c, summariesQuery)
+    return c.json(listAccountSummaries(await accountsOf(c.var.sandbox.db, user), user, query))
+  })
+
+  return api
+}

@@ -4,7 +4,14 @@ import type { DayBlock } from './day.js'
 import { dayBlock } from './day-cache.js'
 import type { Scope } from './fields.js'
 import type { CellTest } from './filters.js'
-import { addEvents, keyEventsOf, M, SESSION_CELL_MEASURES, SESSION_MEASURES } from './measures.js'
+import {
+  addEvents,
+  addKeyEventReach,
+  keyEventsOf,
+  M,
+  SESSION_CELL_MEASURES,
+  SESSION_MEASURES,
+} from './measures.js'
 import type { PropertyProfile } from './property.js'
 import { newGroup, RowGroups, sumOfRows, type Group, type SumRow } from './rows.js'
 
@@ -106,11 +113,11 @@ function addCell(
   const sums = to.sums
   const { rate } = spec
   const measures = block.sessions.measures
+  const cell = (m: number) => measures[m]![s]!
   if (spec.scope === 'session') {
     for (const m of SESSION_CELL_MEASURES)
-      sums[m] =
-        sums[m]! +
-        (m === M.purchaseRevenue ? Math.round(measures[m]![s]! * rate) : measures[m]![s]!)
+      sums[m] = sums[m]! + (m === M.purchaseRevenue ? Math.round(cell(m) * rate) : cell(m))
+    addKeyEventReach(sums, cell)
     return
   }
   if (spec.scope === 'item') {
@@ -123,7 +130,8 @@ function addCell(
   }
   if (to.last !== session) {
     to.last = session
-    for (const m of SESSION_MEASURES) sums[m] = sums[m]! + measures[m]![s]!
+    for (const m of SESSION_MEASURES) sums[m] = sums[m]! + cell(m)
+    addKeyEventReach(sums, cell)
   }
   const events = block.events
   addEvents(

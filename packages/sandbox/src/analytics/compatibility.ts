@@ -6,9 +6,10 @@ import type { Metric, Scope } from './fields.js'
  * Which dimensions and metrics go together in one core report: a small, realistic subset of the
  * real API's rules, decided by what each field is counted per (its scope).
  *
- * 1. Item fields (itemName, itemCategory; itemsViewed, itemsAddedToCart, itemsPurchased,
- *    itemRevenue) describe the items of e-commerce events. With any of them, every metric must
- *    be an item metric, and no dimension may be event-scoped (eventName, pagePath, ...).
+ * 1. Item fields (itemName, itemCategory, itemBrand, ...; itemsViewed, itemsPurchased,
+ *    itemRevenue, cartToViewRate, ...: those of scope `item` in schema/) describe the items of
+ *    e-commerce events. With any of them, every metric must be an item metric, and no dimension
+ *    may be event-scoped (eventName, pagePath, ...).
  * 2. Event-scoped custom dimensions (customEvent:...) describe single events: they cannot be
  *    combined with user or session metrics (activeUsers, sessions, engagementRate, ...).
  *

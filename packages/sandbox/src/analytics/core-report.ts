@@ -7,6 +7,7 @@ import { dimensionTest, metricTest } from './filters.js'
 import type { PropertyProfile } from './property.js'
 import type { PropertyQuotas } from './quota.js'
 import type { ReportRequest } from './request.js'
+import { refuseBlockedFilters, schemaRestriction } from './restrictions.js'
 import {
   checkProperty,
   CORE_SCHEMA_HELP,
@@ -37,6 +38,8 @@ export function runReport(
     { dimensions: catalog.dimensions, metrics: catalog.metrics, help: CORE_SCHEMA_HELP },
     named.length,
   )
+  refuseCohortFields([...fields.dimensions, ...fields.filterDimensions, ...fields.metrics])
+  refuseBlockedFilters(request.metricFilter, (name) => catalog.metrics.get(name))
   const scope = compatibleScope([...fields.dimensions, ...fields.filterDimensions], fields.metrics)
   const limit = rowLimit(request.limit)
   const offset = rowOffset(request.offset)
@@ -77,12 +80,22 @@ export function runReport(
     ...table,
     metadata: {
       ...(dataLossFromOtherRow && { dataLossFromOtherRow }),
+      ...schemaRestriction(fields.metrics.slice(0, fields.visible)),
       currencyCode,
       timeZone: profile.timeZone,
     },
     ...(request.returnPropertyQuota && { propertyQuota: quota }),
     kind: 'analyticsData#runReport',
   }
+}
+
+/** Cohort dimensions and metrics describe a cohortSpec's cohorts, which this sandbox lacks. */
+function refuseCohortFields(fields: readonly { apiName: string; category: string }[]) {
+  const cohort = fields.find((field) => field.category === 'Cohort')
+  if (cohort)
+    throw invalidArgument(
+      `${cohort.apiName} is a cohort field: it needs a cohortSpec, which is not supported by this sandbox provider. Leave it out.`,
+    )
 }
 
 const MAX_DATE_RANGES = 4

@@ -7,7 +7,11 @@
 /** What a field is counted per: a session, an event, or an item of an e-commerce event. */
 export type Scope = 'session' | 'event' | 'item'
 
-export type MetricType = 'TYPE_INTEGER' | 'TYPE_FLOAT' | 'TYPE_SECONDS' | 'TYPE_CURRENCY'
+export type MetricType =
+  'TYPE_INTEGER' | 'TYPE_FLOAT' | 'TYPE_SECONDS' | 'TYPE_MILLISECONDS' | 'TYPE_CURRENCY'
+
+/** Why a metric is blocked for the user: their role has no access to cost or revenue data. */
+export type BlockedReason = 'NO_COST_METRICS' | 'NO_REVENUE_METRICS'
 
 export interface Dimension<Block> {
   apiName: string
@@ -15,6 +19,7 @@ export interface Dimension<Block> {
   description: string
   category: string
   scope: Scope
+  deprecatedApiNames?: readonly string[]
   customDefinition?: true
   /**
    * The value of cell `s` (a session cell, or a realtime cell) and, for event and item scopes,
@@ -31,7 +36,10 @@ export interface Metric {
   category: string
   type: MetricType
   scope: Scope
-  expression?: string
+  deprecatedApiNames?: readonly string[]
+  customDefinition?: true
+  /** Blocked metrics answer 0 and cannot be filtered on. */
+  blockedReasons?: readonly BlockedReason[]
   /** The value from a row's (or a total's) sums. */
   value(sums: Float64Array): number
 }

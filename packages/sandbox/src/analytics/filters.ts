@@ -1,6 +1,7 @@
 import { invalidArgument } from '../http/errors.js'
 import type { Dimension } from './fields.js'
 import type { Filter, FilterExpression } from './request.js'
+import { NOT_SET } from './vocabulary.js'
 import { compileRe2, type Matcher, type Re2Options } from '../search/analytics/regex.js'
 
 /**
@@ -74,7 +75,8 @@ export function metricTest(
 /** A dimension value's test: strings as strings, numbers (numeric and between) as numbers. */
 function valueTest(filter: Filter): (value: string) => boolean {
   const { stringFilter, inListFilter, emptyFilter } = filter
-  if (emptyFilter) return (value) => value === ''
+  // Empty is a value never recorded as well as an empty one.
+  if (emptyFilter) return (value) => value === '' || value === NOT_SET
   if (inListFilter) {
     const sensitive = inListFilter.caseSensitive === true
     const set = new Set(inListFilter.values.map((v) => (sensitive ? v : v.toLowerCase())))

@@ -16,6 +16,8 @@ export interface MinuteBlock {
   technology: Uint8Array
   page: Uint8Array
   name: Uint8Array
+  /** The users' membership tier (the user-scoped custom dimension). */
+  tier: Uint8Array
   /** By measure (measures.ts): only the REALTIME_MEASURES are kept, the others are empty. */
   measures: Uint32Array[]
   count: number
@@ -43,6 +45,7 @@ const REALTIME_EVENTS: readonly [EventName, number][] = [
 ]
 const EVENT_PICK = new Weighted(REALTIME_EVENTS.map(([, w]) => w))
 const TECHNOLOGY = new Weighted(TECHNOLOGIES.map((t) => t.weight))
+const TIERS = new Weighted([1, 5, 3, 1.5])
 const DIURNAL_TOTAL = DIURNAL.reduce((a, b) => a + b, 0)
 const NOT_KEPT = new Uint32Array(0)
 
@@ -69,8 +72,12 @@ export function minuteBlock(profile: PropertyProfile, minute: number): MinuteBlo
     technology: new Uint8Array(count),
     page: new Uint8Array(count),
     name: new Uint8Array(count),
+    tier: new Uint8Array(count),
     measures,
   }
+  // A stream of its own, so that the other columns stay what they were.
+  const tiers = new Mulberry32(seedOf(profile.id, 'minute-tier', minute))
+  for (let i = 0; i < count; i++) block.tier[i] = TIERS.pick(tiers)
   const sums = new Float64Array(MEASURE_COUNT)
   for (let i = 0; i < count; i++) {
     const name = EVENT_NAMES.indexOf(REALTIME_EVENTS[EVENT_PICK.pick(random)]![0])

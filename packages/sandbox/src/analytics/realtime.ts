@@ -1,9 +1,16 @@
 import { invalidArgument } from '../http/errors.js'
 import { MS_PER_MINUTE, pad2 } from '../synthetic/calendar.js'
-import { seedOf } from '../synthetic/random.js'
-import { cities, devices } from './catalog.js'
+import { cities, devices } from './computed-dimensions.js'
 import type { Dimension, Metric } from './fields.js'
 import { dimensionTest, metricTest } from './filters.js'
+import {
+  ALL_USERS,
+  audienceIdOf,
+  audienceResourceNameOf,
+  cityId,
+  streamIdOf,
+  streamNameOf,
+} from './identifiers.js'
 import { M } from './measures.js'
 import { minuteBlock, REALTIME_MEASURES, type MinuteBlock } from './minutes.js'
 import type { PropertyProfile } from './property.js'
@@ -12,12 +19,13 @@ import type { RealtimeRequest } from './request.js'
 import { RowGroups, sumOfRows } from './rows.js'
 import { checkProperty, rangeName, REALTIME_SCHEMA_HELP, resolveFields, rowLimit } from './rules.js'
 import { reportTable } from './table.js'
-import { COUNTRIES, EVENT_NAMES, NOT_SET, PLACES } from './vocabulary.js'
+import { COUNTRIES, EVENT_NAMES, MEMBERSHIP_TIERS, NOT_SET, PLACES } from './vocabulary.js'
 
 /**
  * runRealtimeReport: the last 30 minutes of a property (minutes.ts). A report moves with the
  * clock: what is `minutesAgo` 05 now is 06 a minute later, with the same values. Realtime has
- * its own, smaller set of dimensions and metrics, as in the real API.
+ * its own, smaller set of dimensions and metrics, as in the real API: all of it is answered, the
+ * app version "(not set)" as on a web stream.
  */
 
 /** A minute as a report reads it: how many minutes ago it was. */
@@ -27,9 +35,6 @@ interface MinuteView {
 }
 
 const MINUTES = 30
-
-const cityId = (city: string) =>
-  city === NOT_SET ? city : String(1_000_000 + (seedOf(city) % 9_000_000))
 
 type RealtimeDimension = Dimension<MinuteView>
 
@@ -51,8 +56,34 @@ function realtimeDimensions(profile: PropertyProfile): RealtimeDimension[] {
     label,
   })
   const place = (v: MinuteView, s: number) => PLACES[v.minute.place[s]!]!
-  const streamId = String(2_000_000_000 + (seedOf(profile.id, 'stream') % 1_000_000_000))
+  const constant = (apiName: string, uiName: string, description: string, label: string) =>
+    dimension(
+      apiName,
+      uiName,
+      description,
+      () => 0,
+      () => label,
+    )
   return [
+    constant(
+      'appVersion',
+      'App version',
+      "The app's versionName or short bundle version.",
+      NOT_SET,
+    ),
+    constant(
+      'audienceId',
+      'Audience ID',
+      'The numeric identifier of an Audience.',
+      audienceIdOf(profile),
+    ),
+    constant('audienceName', 'Audience name', 'The given name of an Audience.', ALL_USERS),
+    constant(
+      'audienceResourceName',
+      'Audience resource name',
+      'The resource name of this audience.',
+      audienceResourceNameOf(profile),
+    ),
     dimension(
       'city',
       'City',
@@ -116,20 +147,18 @@ function realtimeDimensions(profile: PropertyProfile): RealtimeDimension[] {
       (v) => v.ago,
       pad2,
     ),
-    dimension(
-      'streamId',
-      'Stream ID',
-      'The ID of the data stream.',
-      () => 0,
-      () => streamId,
-    ),
-    dimension(
-      'streamName',
-      'Stream name',
-      'The name of the data stream.',
-      () => 0,
-      () => `${site.hostName} (web)`,
-    ),
+    constant('streamId', 'Stream ID', 'The ID of the data stream.', streamIdOf(profile)),
+    constant('streamName', 'Stream name', 'The name of the data stream.', streamNameOf(profile)),
+    {
+      ...dimension(
+        'customUser:membership_tier',
+        'Membership tier',
+        'User-scoped custom dimension: the membership tier of the user.',
+        (v, s) => v.minute.tier[s]!,
+        (c) => MEMBERSHIP_TIERS[c]!,
+      ),
+      customDefinition: true,
+    },
   ]
 }
 

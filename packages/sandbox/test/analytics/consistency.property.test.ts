@@ -26,8 +26,15 @@ const SESSION_DIMENSIONS = [
   'hour',
   'yearMonth',
   'customUser:membership_tier',
+  'week',
+  'continentId',
+  'platformDeviceCategory',
+  'firstUserDefaultChannelGroup',
+  // Never recorded: "(not set)" in one row.
+  'signedInWithUserId',
+  'sessionCm360Source',
 ]
-const EVENT_DIMENSIONS = ['eventName', 'pagePath', 'pageTitle', 'isKeyEvent']
+const EVENT_DIMENSIONS = ['eventName', 'pagePath', 'pageTitle', 'isKeyEvent', 'source', 'linkUrl']
 /** Counted per session cell: additive over session-scoped splits only. */
 const SESSION_SUMS = [
   'activeUsers',
@@ -36,9 +43,19 @@ const SESSION_SUMS = [
   'sessions',
   'engagedSessions',
   'userEngagementDuration',
+  'totalPurchasers',
 ]
 /** Counted per event: additive over any split. */
-const EVENT_SUMS = ['eventCount', 'screenPageViews', 'keyEvents', 'transactions', 'totalRevenue']
+const EVENT_SUMS = [
+  'eventCount',
+  'screenPageViews',
+  'keyEvents',
+  'transactions',
+  'totalRevenue',
+  'addToCarts',
+  'keyEvents:purchase',
+  'taxAmount',
+]
 const MONEY = new Set(['totalRevenue'])
 
 const dateRange = fc

@@ -14,6 +14,7 @@ const THROUGH_THE_PROVIDER = [
   'packages/connector/test/account/connections.test.ts',
   'packages/connector/test/approval/page.test.ts',
   'packages/connector/test/mcp/approval.test.ts',
+  'packages/connector/test/mcp/coverage.test.ts',
   'packages/connector/test/mcp/credential-revoked.test.ts',
   'packages/connector/test/mcp/faults.test.ts',
   'packages/connector/test/mcp/tools.test.ts',

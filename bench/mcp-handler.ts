@@ -1,3 +1,4 @@
+import { EVERY_ONE } from '../packages/connector/src/auth/coverage.js'
 import { serve } from '@hono/node-server'
 import {
   createMcpHandler,
@@ -53,11 +54,15 @@ export async function benchMcpHandler(): Promise<void> {
     api: { call: async () => ({ status: 200, body: page }) },
     profile: SEED_PROFILE,
     log: pino({ level: 'silent' }),
+    connectionsUrl: 'http://127.0.0.1/connections',
   })
   const grant = {
     upstreamAccessToken: async () => 'token',
     upstreamTokenAfterUnauthorized: async () => 'token',
     link: { grantId: 'bench' },
+    coverage: EVERY_ONE,
+    coverageNow: async () => EVERY_ONE,
+    join: async () => {},
   }
   const authInfo: AuthInfo = { token: 'bench', clientId: 'bench', scopes: [], extra: { grant } }
   const quiet = () => {}

@@ -6,8 +6,9 @@ import { redirectReceiverForSuite } from '../../packages/connector/test/support/
 
 /**
  * The whole authorization in a real browser: Debian's Chromium, driven by playwright-core,
- * clicks through the connector's consent page and the provider's sign-in page, and lands on the
- * client's loopback redirect URI with a code and the issuer; the code's tokens work.
+ * clicks through the connector's consent page, the provider's sign-in page and the choice of
+ * what the grant covers (Allow as it is shown), and lands on the client's loopback redirect URI
+ * with a code and the issuer; the code's tokens work.
  */
 const browserAvailable = realBrowserAvailable('the real-browser test of the authorization')
 
@@ -33,7 +34,7 @@ describe.skipIf(!browserAvailable)('the authorization in a real browser (Chromiu
 
   const bodyText = (page: Page) => page.locator('body').innerText()
 
-  it('consent, Allow, sign in at the provider, Allow: the code and iss reach the loopback redirect URI, and its tokens work', async () => {
+  it('consent, Allow, sign in at the provider, Allow, the lists it may use, Allow: the code and iss reach the loopback redirect URI, and its tokens work', async () => {
     const { client, pkce, page } = await openConsent()
     const consent = await bodyText(page)
     expect(consent).toContain('Browser Assistant')
@@ -46,6 +47,17 @@ describe.skipIf(!browserAvailable)('the authorization in a real browser (Chromiu
     await page.getByRole('button', { name: 'Allow' }).click()
     await page.waitForURL(`${suite.providerPage}**`)
     await page.locator('input[name="user"]').fill('browser-user')
+    await page.getByRole('button', { name: 'Allow' }).click()
+
+    // Which lists: the default one ticked, only the ticked ones chosen; Allow as it is.
+    await page.waitForURL(/\/consent\/[^/]+\/choose/)
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(
+      'Which task lists may Browser Assistant use?',
+    )
+    expect(await page.getByRole('radio', { name: /Only the task lists I tick/ }).isChecked()).toBe(
+      true,
+    )
+    expect(await page.getByRole('checkbox', { name: 'My Tasks' }).isChecked()).toBe(true)
     await page.getByRole('button', { name: 'Allow' }).click()
 
     const callback = await landed

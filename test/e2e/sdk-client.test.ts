@@ -52,7 +52,7 @@ async function runAssistant(user: string, clientMetadataUrl?: string) {
     .connect(first)
     .catch((error: unknown) => error)
   expect(refused).toBeInstanceOf(UnauthorizedError)
-  expect(person.seen).toEqual(['consent', 'provider'])
+  expect(person.seen).toEqual(['consent', 'provider', 'choice'])
   const [authorizationUrl] = oauth.authorizationUrls
   expect(authorizationUrl!.origin + authorizationUrl!.pathname).toBe(`${suite.url}/oauth/authorize`)
   expect(Object.fromEntries(authorizationUrl!.searchParams)).toMatchObject({

@@ -16,9 +16,9 @@ describe('per-client consent (no confused deputy)', () => {
     const first = await suite.registerClient({ client_name: 'First Assistant' })
     const second = await suite.registerClient({ client_name: 'First Assistant' })
     await suite.connect({ person, client: first })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     await suite.connect({ person, client: second })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     // The same client again: remembered.
     await suite.connect({ person, client: first })
     expect(person.seen).toEqual([])

@@ -9,7 +9,7 @@ import { toLink, type GrantLink } from './grants.js'
 /**
  * What an access token presented to an MCP endpoint stands for, read in one statement on every
  * request: the token's record (as oidc-provider stored it through adapter.ts), the link of its
- * grant (grants.ts) and the grant's sealed upstream credential. Nothing is cached: a token
+ * grant (grants.ts) with what the grant covers, and the grant's sealed upstream credential. Nothing is cached: a token
  * revoked, a grant ended or a credential erased on any replica is refused by every replica at
  * its next request.
  *
@@ -52,7 +52,7 @@ const storedAccessToken = z.object({
  * ended, the credential erased), all of them null: one key column tells which.
  */
 type Row = { payload: string } & OrNull<
-  Omit<Selectable<GrantLinkTable>, 'created_at'> & { linked_at: number }
+  Omit<Selectable<GrantLinkTable>, 'created_at' | 'coverage_key_id'> & { linked_at: number }
 > &
   OrNull<Omit<SealedCredential, 'id'>>
 
@@ -61,6 +61,7 @@ type OrNull<T> = { [K in keyof T]: T[K] | null }
 const READ = `
   SELECT t.payload,
          g.grant_id, g.credential_id, g.account, g.client_id, g.service, g.created_at AS linked_at,
+         g.coverage,
          c.subject, c.scope, c.ciphertext, c.key_id, c.created_at, c.updated_at
     FROM oauth_records t
     LEFT JOIN grant_links g ON g.grant_id = t.grant_id
@@ -111,6 +112,9 @@ function linkOf(row: Row): GrantLink | undefined {
     client_id: row.client_id!,
     service: row.service!,
     created_at: row.linked_at!,
+    // Null for a grant that covers every one: a joined link is told apart by grant_id.
+    coverage: row.coverage,
+    coverage_key_id: null,
   })
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
+import { choiceForm, type ChoiceForm } from './choice-page.js'
 import { page, type PageStatus } from './page.js'
 
 export interface ConsentRequest {
@@ -80,6 +81,37 @@ export function problemPage(
       <p>${message}</p>
       ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}
     </section>`,
+    status,
+  )
+}
+
+/**
+ * The second page of an authorization, after the provider's sign-in: what the grant covers of
+ * the person's lists, sites or properties (choice-page.ts), with `Allow` and `Deny`.
+ */
+export function coverageChoicePage(
+  c: Context,
+  request: Pick<ConsentRequest, 'clientName' | 'service'>,
+  form: ChoiceForm,
+  { message, status = 200 }: { message?: string; status?: PageStatus } = {},
+) {
+  const { title, resource } = SERVICES[request.service]
+  return page(
+    c,
+    `Choose what ${request.clientName} may use`,
+    html`<section class="card">
+        <h1>Which ${resource.nouns} may <em>${request.clientName}</em> use?</h1>
+        ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
+        <p class="lead">
+          You are signed in. <strong>${request.clientName}</strong> can use only the
+          ${resource.nouns} of your ${title} that you allow here.
+        </p>
+        ${choiceForm(form)}
+      </section>
+      <p class="note">
+        You can change this at any time on
+        <a href="/connections">your connected assistants</a>, without connecting again.
+      </p>`,
     status,
   )
 }

@@ -7,7 +7,19 @@ import type { PageStatus } from './page.js'
  * that the post came from one of its pages, and that its body is a small urlencoded form.
  */
 
-const MAX_FORM_BYTES = 4096
+/** A form that names nothing of the person's: its buttons, its CSRF token, a choice or two. */
+export const MAX_FORM_BYTES = 4096
+
+/**
+ * The bound of a form that can name some of the person's items (a change waiting, a list to
+ * cover), each in `field`: what the page drew of them, at most, over the usual bound. A form
+ * grows with the person's data, never past what its own page could send.
+ */
+export function formBound(field: string, values: Iterable<string>): number {
+  let bytes = MAX_FORM_BYTES
+  for (const value of values) bytes += field.length + 2 + encodeURIComponent(value).length
+  return bytes
+}
 
 /**
  * Whether a form post came from a page of another site. Browsers mark every request with
@@ -24,15 +36,18 @@ function isCrossSite(c: Context, publicUrl: string): boolean {
 }
 
 /**
- * The posted form, if it is a urlencoded form of at most 4 KiB. A longer one is read no further
- * than that, declared or chunked.
+ * The posted form, if it is a urlencoded form of at most `maxBytes` (4 KiB unless the page's
+ * items make it more: formBound). A longer one is read no further than that, declared or chunked.
  */
-export async function readForm(c: Context): Promise<URLSearchParams | 'unreadable' | 'too-large'> {
+export async function readForm(
+  c: Context,
+  maxBytes = MAX_FORM_BYTES,
+): Promise<URLSearchParams | 'unreadable' | 'too-large'> {
   const type = c.req.header('content-type') ?? ''
   if (!type.startsWith('application/x-www-form-urlencoded')) return 'unreadable'
   let text: string | TooLarge
   try {
-    text = await readBodyText(c.req.raw, MAX_FORM_BYTES)
+    text = await readBodyText(c.req.raw, maxBytes)
   } catch {
     return 'unreadable' // the client stopped sending it
   }
@@ -46,9 +61,10 @@ export type FormProblem = 'cross-site' | 'unreadable' | 'too-large'
 export async function formFromOwnPage(
   c: Context,
   publicUrl: string,
+  maxBytes = MAX_FORM_BYTES,
 ): Promise<URLSearchParams | FormProblem> {
   if (isCrossSite(c, publicUrl)) return 'cross-site'
-  return readForm(c)
+  return readForm(c, maxBytes)
 }
 
 /** What the connections and approval pages answer to a form they cannot act on. */

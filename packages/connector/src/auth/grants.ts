@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { ServiceName } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import type { GrantLinkTable } from '../store/schema.js'
+import type { StoredCoverage } from './coverage.js'
 
 /**
  * The grants of the connector's authorization server and the upstream credentials they act with.
@@ -21,6 +22,8 @@ export interface GrantLink {
   clientId: string
   service: ServiceName
   createdAt: number
+  /** What it covers, as stored: null for every one, else the chosen ids sealed (coverage.ts). */
+  coverage: string | null
 }
 
 /** What ending a grant needs from the upstream client. */
@@ -45,7 +48,11 @@ export class Grants {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async link(link: Omit<GrantLink, 'createdAt'>): Promise<void> {
+  /** Links a new grant to its credential, covering what `coverage` says (every one unless told). */
+  async link(
+    link: Omit<GrantLink, 'createdAt' | 'coverage'>,
+    coverage: StoredCoverage = EVERY_ONE_STORED,
+  ): Promise<void> {
     await this.store.db
       .insertInto('grant_links')
       .values({
@@ -55,8 +62,24 @@ export class Grants {
         client_id: link.clientId,
         service: link.service,
         created_at: this.now(),
+        ...coverage,
       })
       .execute()
+  }
+
+  /**
+   * Sets what a grant covers; with `current`, only if it still covers what `current` stored
+   * (another change since is newer): whether it was set.
+   */
+  async cover(grantId: string, next: StoredCoverage, current?: string | null): Promise<boolean> {
+    let update = this.store.db.updateTable('grant_links').set(next).where('grant_id', '=', grantId)
+    if (current !== undefined)
+      update =
+        current === null
+          ? update.where('coverage', 'is', null)
+          : update.where('coverage', '=', current)
+    const result = await update.executeTakeFirst()
+    return result.numUpdatedRows > 0n
   }
 
   async linkOf(grantId: string): Promise<GrantLink | undefined> {
@@ -164,5 +187,8 @@ export function toLink(row: Selectable<GrantLinkTable>): GrantLink {
     clientId: row.client_id,
     service: row.service as ServiceName,
     createdAt: row.created_at,
+    coverage: row.coverage,
   }
 }
+
+const EVERY_ONE_STORED: StoredCoverage = { coverage: null, coverage_key_id: null }

@@ -10,24 +10,38 @@ import {
   type CompletedAuthorization,
   type CompletedSignIn,
 } from '../upstream/index.js'
-import { consentPage, problemPage, type ConsentRequest } from './consent-page.js'
-import { formFromOwnPage } from './form-post.js'
+import { readChoice, type ChoiceForm } from './choice-page.js'
+import type { GrantChoices, PendingChoice } from './choices.js'
+import {
+  consentPage,
+  coverageChoicePage,
+  problemPage,
+  type ConsentRequest,
+} from './consent-page.js'
+import type { Coverage, CoverageSeal } from './coverage.js'
+import { formBound, formFromOwnPage, MAX_FORM_BYTES } from './form-post.js'
 import type { Grants } from './grants.js'
+import type { Offer, Offers } from './offer.js'
 import type { FormTokens } from './keys.js'
-import { serviceOfResource } from './resources.js'
+import { resourceOf, serviceOfResource } from './resources.js'
 
 /**
  * The person's part of an authorization, between oidc-provider's authorization endpoint and the
  * client's redirect URI:
  *
- *   GET  /consent/{uid}       the consent page (oidc-provider's interaction)
- *   POST /consent/{uid}       Allow: off to the provider's authorization page; Deny: access_denied
- *   GET  /upstream/callback   back from the provider: keep the credential, make the grant, finish
+ *   GET  /consent/{uid}          the consent page (oidc-provider's interaction)
+ *   POST /consent/{uid}          Allow: off to the provider's sign-in; Deny: access_denied
+ *   GET  /upstream/callback      back from the provider: keep the credential, then the choice
+ *   GET  /consent/{uid}/choose   which lists, sites or properties the grant covers (read live)
+ *   POST /consent/{uid}/choose   Allow: make the grant, finish; Deny: release it, access_denied
  *
  * The consent form is bound to its interaction three ways: oidc-provider's interaction cookie
  * (only the browser that started it has it), a CSRF token (a MAC of the uid) in a hidden field,
  * and a refusal of cross-site posts. The return from the provider is bound to the same browser by
- * a cookie set when the person pressed Allow.
+ * a cookie set when the person pressed Allow. The choice that follows is bound as the consent
+ * form is (the interaction cookie covers its path), and the credential waits for it in
+ * choices.ts; the form may name only what the provider offered the person, and is read no
+ * further than that could take (form-post.ts, formBound).
  */
 
 export type InteractionEnv = { Bindings: HttpBindings }
@@ -45,6 +59,12 @@ export interface InteractionDeps {
   provider: Provider
   upstream: UpstreamAuthorizer
   grants: Grants
+  /** The credential of each authorization whose coverage the person is choosing. */
+  choices: GrantChoices
+  /** The person's lists, sites or properties, read live for the choice. */
+  offers: Offers
+  /** Seals what a new grant covers. */
+  coverage: CoverageSeal
   /** CSRF tokens of the consent form, and the callback's browser binding. */
   formTokens: FormTokens
   log: Logger
@@ -60,6 +80,8 @@ const BINDING_MAX_AGE_SECONDS = 15 * 60
 const BINDING_COOKIE_PREFIX = 'countersign_authorization_'
 /** Where the provider sends the browser back, for connections and sign-ins alike. */
 export const CALLBACK_PATH = '/upstream/callback'
+/** The page where the person chooses what a new grant covers: under the consent page's path. */
+const choicePath = (uid: string) => `/consent/${uid}/choose`
 
 const START_AGAIN = 'Go back to your assistant and connect the service again.'
 
@@ -108,6 +130,17 @@ export function interactionRoutes(deps: InteractionDeps) {
     }
   }
 
+  /** The person said no: the client is told access_denied. */
+  async function denied(c: Context<InteractionEnv>) {
+    const returnTo = await provider.interactionResult(
+      c.env.incoming,
+      c.env.outgoing,
+      { error: 'access_denied', error_description: 'The person denied access.' },
+      { mergeWithLastSubmission: false },
+    )
+    return c.redirect(returnTo, 303)
+  }
+
   app.get('/consent/:uid', async (c) => {
     const interaction = await interactionOf(c)
     if (!interaction) return expired(c)
@@ -135,15 +168,7 @@ export function interactionRoutes(deps: InteractionDeps) {
       return refuse('This form is out of date or did not come from this page. Choose again.')
     }
 
-    if (form.has('Deny')) {
-      const returnTo = await provider.interactionResult(
-        c.env.incoming,
-        c.env.outgoing,
-        { error: 'access_denied', error_description: 'The person denied access.' },
-        { mergeWithLastSubmission: false },
-      )
-      return c.redirect(returnTo, 303)
-    }
+    if (form.has('Deny')) return denied(c)
     if (!form.has('Allow')) return refuse('Choose Allow or Deny.')
 
     const target = await deps.upstream.begin({
@@ -245,26 +270,164 @@ export function interactionRoutes(deps: InteractionDeps) {
       )
     }
 
-    const grantId = await newGrant(done, clientId, resource)
-    await finish(interaction, {
-      login: { accountId: done.subject },
-      consent: { grantId },
+    // Signed in: the credential waits while the person chooses what the grant covers.
+    await deps.choices.begin({
+      interactionUid: interaction.uid,
+      credentialId: done.credentialId,
+      account: done.subject,
+      service: done.service,
+      scopes: done.scopes,
     })
     forget(c, interaction.uid)
-    log.info({ service: done.service, client: clientId }, 'authorization granted')
+    return c.redirect(choicePath(interaction.uid), 303)
+  })
+
+  /** The interaction of a choice under way, its consent request and its pending choice. */
+  async function choosing(c: Context<InteractionEnv>) {
+    const interaction = await interactionOf(c)
+    if (!interaction || interaction.result) return undefined
+    const [request, choice] = await Promise.all([
+      consentRequest(interaction),
+      deps.choices.find(interaction.uid),
+    ])
+    return request && choice && { interaction, request, choice }
+  }
+
+  /** What the person may choose from, read live; undefined (and why) when the provider cannot say. */
+  async function offerFor(choice: PendingChoice): Promise<{ offer?: Offer; unavailable?: string }> {
+    try {
+      return { offer: await deps.offers.of(choice.service, choice.credentialId, choice.account) }
+    } catch (error) {
+      log.warn({ err: error, service: choice.service }, 'could not read what a grant may cover')
+      const { nouns, noun } = SERVICES[choice.service].resource
+      return {
+        unavailable: `Your provider did not list your ${nouns} just now, so you cannot pick some of them here. You can allow every ${noun}, try again later, or deny.`,
+      }
+    }
+  }
+
+  app.get('/consent/:uid/choose', async (c) => {
+    const under = await choosing(c)
+    if (!under) return expired(c)
+    const read = await offerFor(under.choice)
+    // The form this page can post: its items, and no more (read before the form, at the post).
+    await deps.choices.drawn(under.interaction.uid, formBound('resource', offeredIds(read.offer)))
+    // Least privilege that works at once: only the default list, or the first site or property.
+    const first = read.offer?.defaultList ?? read.offer?.groups[0]?.items[0]?.id
+    return coverageChoicePage(
+      c,
+      under.request,
+      choiceForm(c, under.interaction.uid, under.choice, read, {
+        access: read.offer ? 'chosen' : 'all',
+        chosen: new Set(first ? [first] : []),
+      }),
+    )
+  })
+
+  app.post('/consent/:uid/choose', async (c) => {
+    const under = await choosing(c)
+    if (!under) return expired(c)
+    const { interaction, request, choice } = under
+    let read: { offer?: Offer; unavailable?: string } | undefined
+    const again = async (
+      message: string,
+      state: Pick<ChoiceForm, 'access' | 'chosen'>,
+      status: 400 | 413 = 400,
+    ) => {
+      read ??= await offerFor(choice)
+      return coverageChoicePage(c, request, choiceForm(c, interaction.uid, choice, read, state), {
+        message,
+        status,
+      })
+    }
+    const untouched = { access: 'chosen' as const, chosen: new Set<string>() }
+
+    const form = await formFromOwnPage(
+      c,
+      deps.publicUrl,
+      Math.max(choice.formBytes ?? 0, MAX_FORM_BYTES),
+    )
+    if (form === 'cross-site')
+      return again('This form was sent from another site. Choose here, on this page.', untouched)
+    if (form === 'unreadable') return again('The form could not be read. Choose again.', untouched)
+    if (form === 'too-large')
+      return again('The form is larger than this page sends. Choose again.', untouched, 413)
+    if (!formTokens.check(`choose ${interaction.uid}`, form.get('csrf')))
+      return again(
+        'This form is out of date or did not come from this page. Choose again.',
+        untouched,
+      )
+
+    if (form.has('Deny')) {
+      await deps.choices.abandon(choice)
+      return denied(c)
+    }
+    if (!form.has('Allow')) return again('Choose Allow or Deny.', untouched)
+    // Only chosen ones are checked against what the provider offers the person now.
+    if (form.get('access') === 'chosen') read = await offerFor(choice)
+    const chosen = readChoice(choice.service, form, read?.offer)
+    if ('problem' in chosen) return again(chosen.problem, chosen)
+
+    // Taken once: of two posts of this page, one makes the grant.
+    if (!(await deps.choices.take(interaction.uid))) return expired(c)
+    const grantId = await newGrant(choice, request.clientId, chosen.coverage)
+    await finish(interaction, {
+      login: { accountId: choice.account },
+      consent: { grantId },
+    })
+    log.info(
+      {
+        service: choice.service,
+        client: request.clientId,
+        coverage: chosen.coverage.all ? 'all' : 'chosen',
+      },
+      'authorization granted',
+    )
     return c.redirect(interaction.returnTo, 303)
   })
 
+  /** The ids an offer shows. */
+  const offeredIds = (offer: Offer | undefined) =>
+    offer?.groups.flatMap((group) => group.items.map((item) => item.id)) ?? []
+
+  /** The choice form of this authorization, in the state given. */
+  function choiceForm(
+    c: Context<InteractionEnv>,
+    uid: string,
+    choice: PendingChoice,
+    read: { offer?: Offer; unavailable?: string },
+    state: Pick<ChoiceForm, 'access' | 'chosen'>,
+  ): ChoiceForm {
+    const query = c.req.query('q')?.slice(0, 200) || undefined
+    const path = choicePath(uid)
+    return {
+      service: choice.service,
+      action: query ? `${path}?${new URLSearchParams({ q: query })}` : path,
+      unfiltered: path,
+      csrf: formTokens.issue(`choose ${uid}`),
+      offer: read.offer,
+      unavailable: read.unavailable,
+      query,
+      buttons: ['Allow', 'Deny'],
+      ...state,
+    }
+  }
+
   /**
    * The grant: exactly the service's resource and the scopes granted, with its upstream
-   * credential. It replaces any earlier grant of the same person, client and service.
+   * credential, covering what the person chose. It replaces any earlier grant of the same
+   * person, client and service.
    */
-  async function newGrant(done: CompletedAuthorization, clientId: string, resource: string) {
-    const grant = new provider.Grant({ accountId: done.subject, clientId })
-    grant.addResourceScope(resource, done.scopes.join(' '))
+  async function newGrant(choice: PendingChoice, clientId: string, coverage: Coverage) {
+    const resource = resourceOf(deps.publicUrl, choice.service)
+    const grant = new provider.Grant({ accountId: choice.account, clientId })
+    grant.addResourceScope(resource, choice.scopes.join(' '))
     const grantId = await grant.save()
-    const owner = { account: done.subject, clientId, service: done.service }
-    await deps.grants.link({ grantId, credentialId: done.credentialId, ...owner })
+    const owner = { account: choice.account, clientId, service: choice.service }
+    await deps.grants.link(
+      { grantId, credentialId: choice.credentialId, ...owner },
+      deps.coverage.seal(grantId, coverage),
+    )
     for (const earlier of await deps.grants.linksOf(owner)) {
       if (earlier.grantId !== grantId)
         await deps.grants.end(earlier.grantId, 'replaced by a new authorization')

@@ -7,6 +7,13 @@
 export const SERVICE_NAMES = ['tasks', 'search', 'analytics'] as const
 export type ServiceName = (typeof SERVICE_NAMES)[number]
 
+/**
+ * The provider's APIs the connector calls: one per service, and the analytics Admin API, where
+ * the person's accounts and properties are listed (at Google, a host of its own).
+ */
+export const API_NAMES = [...SERVICE_NAMES, 'analyticsAdmin'] as const
+export type ApiName = (typeof API_NAMES)[number]
+
 /** The provider profiles (src/services/profiles): the seed's provider, or Google. */
 export const PROFILE_NAMES = ['seed', 'google'] as const
 export type ProfileName = (typeof PROFILE_NAMES)[number]
@@ -25,8 +32,8 @@ export interface UpstreamConfig {
   clientSecret: string
   /** The full scope identifier is this prefix followed by the seed's short name. */
   scopePrefix: string
-  /** One API base URL per service. */
-  apiBase: Record<ServiceName, string>
+  /** One API base URL per service, and the analytics Admin API's. */
+  apiBase: Record<ApiName, string>
 }
 
 /** The rate limits by name: the prefix of their keys in the store, and their metric's label. */

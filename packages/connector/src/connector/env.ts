@@ -45,6 +45,8 @@ const REQUIRED_UPSTREAM = [
   'UPSTREAM_ANALYTICS_URL',
 ] as const satisfies readonly UpstreamVariable[]
 const OPTIONAL_UPSTREAM = [
+  // Unset, the Admin API is on the analytics API's base (the sandbox serves both there).
+  'UPSTREAM_ANALYTICS_ADMIN_URL',
   'UPSTREAM_CLIENT_SECRET',
   'UPSTREAM_SCOPE_PREFIX',
   'UPSTREAM_NAME',
@@ -133,6 +135,10 @@ function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | un
       tasks: url('UPSTREAM_TASKS_URL').replace(/\/+$/, ''),
       search: url('UPSTREAM_SEARCH_URL').replace(/\/+$/, ''),
       analytics: url('UPSTREAM_ANALYTICS_URL').replace(/\/+$/, ''),
+      analyticsAdmin: httpUrl(
+        'UPSTREAM_ANALYTICS_ADMIN_URL',
+        value('UPSTREAM_ANALYTICS_ADMIN_URL') || value('UPSTREAM_ANALYTICS_URL')!,
+      ).replace(/\/+$/, ''),
     },
   }
 }

@@ -31,6 +31,7 @@ export function sandboxUpstream(
       tasks: `${sandboxUrl}/tasks/v1`,
       search: `${sandboxUrl}/search/v1`,
       analytics: `${sandboxUrl}/analytics/v1`,
+      analyticsAdmin: `${sandboxUrl}/analytics/v1`,
     },
   }
 }
@@ -58,6 +59,7 @@ export function googleSandboxUpstream(googleUrl: string): UpstreamConfig {
       tasks: at('UPSTREAM_TASKS_URL'),
       search: at('UPSTREAM_SEARCH_URL'),
       analytics: at('UPSTREAM_ANALYTICS_URL'),
+      analyticsAdmin: at('UPSTREAM_ANALYTICS_ADMIN_URL'),
     },
   }
 }

@@ -10,7 +10,10 @@ import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { AccessTokens } from '../auth/access-tokens.js'
 import { ClientDirectory } from '../auth/clients.js'
+import { GrantChoices } from '../auth/choices.js'
+import { CoverageSeal } from '../auth/coverage.js'
 import { Grants } from '../auth/grants.js'
+import { Offers } from '../auth/offer.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { refuseOversizedBody } from '../auth/oauth-bodies.js'
 import { FormTokens } from '../auth/keys.js'
@@ -62,6 +65,12 @@ export interface ConnectorParts {
   vault: Vault
   provider: Provider
   grants: Grants
+  /** What each grant covers of the person's lists, sites or properties, sealed. */
+  coverage: CoverageSeal
+  /** The credentials of authorizations whose coverage is being chosen. */
+  choices: GrantChoices
+  /** The person's lists, sites or properties, read live for a choice. */
+  offers: Offers
   upstream: Upstream
   /** The provider's APIs, called by the tools. */
   api: UpstreamApi
@@ -204,11 +213,13 @@ function assemble(
     log: log.child({ component: 'authorization-server' }),
     metrics,
   })
+  const coverage = new CoverageSeal(vault)
   const authenticator = new McpAuthenticator({
     publicUrl: config.publicUrl,
     tokens: new AccessTokens(store),
     grants,
     upstream,
+    coverage,
   })
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
@@ -218,6 +229,8 @@ function assemble(
     breaker: options.breaker,
     metrics,
   })
+  const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))
+  const offers = new Offers({ api, profile: PROFILES[config.upstream.profile], tokens: upstream })
   const audit = new AuditTrail(store, Date.now, config.auditRetentionDays)
   const approvals = new Approvals({
     store,
@@ -233,6 +246,9 @@ function assemble(
     vault,
     provider,
     grants,
+    coverage,
+    choices,
+    offers,
     upstream,
     api,
     authenticator,
@@ -269,6 +285,9 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       provider,
       upstream: parts.upstream,
       grants: parts.grants,
+      choices: parts.choices,
+      offers: parts.offers,
+      coverage: parts.coverage,
       formTokens: new FormTokens(parts.vault, 'consent'),
       log: log.child({ component: 'consent' }),
       onSignIn: account.onSignIn,

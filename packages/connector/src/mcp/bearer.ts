@@ -1,9 +1,9 @@
 import type { AuthInfo } from '@modelcontextprotocol/server'
 import type { AccessTokens } from '../auth/access-tokens.js'
-import type { Grants } from '../auth/grants.js'
+import type { CoverageSeal } from '../auth/coverage.js'
 import { resourceOf } from '../auth/resources.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import { RequestGrant, type UpstreamTokens } from './grant-access.js'
+import { RequestGrant, type GrantRecords, type UpstreamTokens } from './grant-access.js'
 import { resourceMetadataUrl } from './resource-metadata.js'
 
 /**
@@ -22,8 +22,10 @@ export type Authentication =
 export interface BearerDeps {
   publicUrl: string
   tokens: AccessTokens
-  grants: Grants
+  grants: GrantRecords
   upstream: UpstreamTokens
+  /** Opens what a grant covers, stored with its link. */
+  coverage: CoverageSeal
 }
 
 export class McpAuthenticator {
@@ -68,7 +70,13 @@ export class McpAuthenticator {
     }
     return {
       ok: true,
-      grant: new RequestGrant(link, this.deps.upstream, this.deps.grants, token.credential),
+      grant: new RequestGrant(
+        link,
+        this.deps.upstream,
+        this.deps.grants,
+        this.deps.coverage,
+        token.credential,
+      ),
       authInfo: {
         token: match[1]!,
         clientId: token.clientId,

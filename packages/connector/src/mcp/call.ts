@@ -47,6 +47,7 @@ export class CallShape {
       query,
       idempotent: definition.idempotent,
     }
+    if (operation.api) call.api = operation.api
     if (this.#bodyFields) {
       const body: Record<string, unknown> = {}
       for (const name in args) {

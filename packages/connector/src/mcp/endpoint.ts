@@ -1,3 +1,4 @@
+import { CONNECTIONS_PATH } from '../account/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
@@ -85,6 +86,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       audit: deps.audit,
       callLimit: deps.toolCallLimit,
       metrics,
+      connectionsUrl: deps.publicUrl + CONNECTIONS_PATH,
     })
     const handler = serviceHandler(service, tools, new ServiceViews(definitions), {
       version: deps.version ?? '0.1.0',

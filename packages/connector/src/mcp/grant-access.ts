@@ -1,4 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server'
+import { withOneMore, type Coverage, type CoverageSeal } from '../auth/coverage.js'
 import type { GrantLink, Grants } from '../auth/grants.js'
 import { SERVICES } from '../services/catalog.js'
 import { CredentialRevokedError, type ApiGrant } from '../upstream/index.js'
@@ -27,7 +28,16 @@ const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
 /** The grant a tool call runs as: its id binds approvals; it reads from the provider. */
 export interface ToolGrant extends ApiGrant {
   readonly link: { readonly grantId: string }
+  /** What the grant covers of the person's lists, sites or properties, as read with the token. */
+  readonly coverage: Coverage
+  /** What it covers now, read again (after a wait for the person, when a change is to run). */
+  coverageNow(): Promise<Coverage>
+  /** A list the assistant made joins a grant of chosen ones; a grant of every one is left. */
+  join(id: string): Promise<void>
 }
+
+/** What a request's grant needs of the grants. */
+export type GrantRecords = Pick<Grants, 'endGrantsOfCredential' | 'linkOf' | 'cover'>
 
 /** The request's grant, put into `authInfo.extra` by the endpoint after authentication. */
 export const grantOf = (ctx: ServerContext) =>
@@ -44,13 +54,36 @@ export class RequestGrant {
     return this.link.account
   }
 
+  readonly coverage: Coverage
+
   constructor(
     readonly link: GrantLink,
     private readonly upstream: UpstreamTokens,
-    private readonly grants: Pick<Grants, 'endGrantsOfCredential'>,
+    private readonly grants: GrantRecords,
+    private readonly seal: CoverageSeal,
     read?: SealedCredential,
   ) {
     this.#read = read
+    this.coverage = seal.open(link.grantId, link.coverage)
+  }
+
+  async coverageNow(): Promise<Coverage> {
+    const now = await this.grants.linkOf(this.link.grantId)
+    // Ended meanwhile: it covers nothing any more.
+    return now ? this.seal.open(now.grantId, now.coverage) : { all: false, ids: new Set() }
+  }
+
+  async join(id: string): Promise<void> {
+    // Compare-and-set: a change on the connections page may land at the same moment.
+    for (let tries = 0; tries < 5; tries++) {
+      const now = await this.grants.linkOf(this.link.grantId)
+      if (!now) return
+      const coverage = this.seal.open(now.grantId, now.coverage)
+      if (coverage.all) return
+      const next = this.seal.seal(now.grantId, withOneMore(coverage, id))
+      if (await this.grants.cover(now.grantId, next, now.coverage)) return
+    }
+    throw new Error('the grant’s coverage kept changing: the new list did not join it')
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamUnavailableError, type UpstreamApiError } from '../upstream/index.js'
 import { GrantRevokedError } from './grant-access.js'
@@ -154,3 +155,18 @@ export const internalFailure = () =>
   failure(
     'The connector could not carry out this call because of an internal error; try again later.',
   )
+
+/**
+ * A call naming a list, site or property the person did not let this assistant use: refused
+ * before anything was sent, saying which and where the person can add it.
+ */
+export function outsideGrant(
+  service: ServiceName,
+  value: string,
+  connectionsUrl: string,
+): CallToolResult {
+  const { noun, nouns, listedBy } = SERVICES[service].resource
+  return failure(
+    `The ${noun} "${value.slice(0, 200)}" is not one the person lets this assistant use (they chose its ${nouns}). Nothing was sent to the provider. Use one that ${listedBy} shows, or ask the person to add it at ${connectionsUrl}.`,
+  )
+}

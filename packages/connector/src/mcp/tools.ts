@@ -24,12 +24,14 @@ import { GrantRevokedError, type ToolGrant } from './grant-access.js'
 import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
+import { coveredBy, uncovered } from './coverage.js'
 import { providerReader } from './provider-reader.js'
 import { ChangedSinceSeen, checkStillAsSeen } from './seen-version.js'
 import {
   grantFailure,
   internalFailure,
   invalidArguments,
+  outsideGrant,
   preflightRefusal,
   success,
   tooManyCalls,
@@ -99,6 +101,11 @@ export interface ServiceToolsDeps {
   callLimit?: RateLimiter
   /** Where each call is counted, by tool and outcome, and timed (src/metrics). */
   metrics?: Metrics
+  /**
+   * The person's connections page, where they change what a grant covers: named to the model
+   * when a call names a list, site or property outside its grant.
+   */
+  connectionsUrl: string
 }
 
 /** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
@@ -118,9 +125,11 @@ export class ServiceTools {
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
   readonly #callLimit: RateLimiter | undefined
+  readonly #connectionsUrl: string
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
+    this.#connectionsUrl = deps.connectionsUrl
     this.#profile = deps.profile
     this.#log = deps.log
     this.#approval = deps.approval
@@ -191,6 +200,9 @@ export class ServiceTools {
       return { outcome: 'internal_error', result: internalFailure() }
     }
     const { grant } = caller
+    // Held to what the grant covers before anything else: no request, no question, no count.
+    const outside = uncovered(definition.service, input, grant.coverage)
+    if (outside !== undefined) return this.#outside(definition, outside)
     if (this.#callLimit) {
       // Beyond the grant's limit: a result that says when to retry, and nothing sent upstream.
       const verdict = await this.#callLimit.take(grant.link.grantId)
@@ -215,6 +227,13 @@ export class ServiceTools {
         if (!clearance.go) return clearance
         approvalId = clearance.approvalId
         ifMatch = clearance.ifMatch
+        // The person may have narrowed the grant while the change waited for them: what it
+        // covers now decides, and a change approved for what it no longer covers is not made.
+        const narrowed = uncovered(definition.service, input, await grant.coverageNow())
+        if (narrowed !== undefined) {
+          await this.#record(definition, grant, approvalId, 'failed', undefined)
+          return this.#outside(definition, narrowed)
+        }
         const { existing } = definition.approval
         if (ifMatch !== undefined && existing && !this.#profile.enforcesIfMatch)
           await checkStillAsSeen(provider(), existing, input, ifMatch)
@@ -229,7 +248,12 @@ export class ServiceTools {
         )
         return { outcome: 'upstream_error', result: unexpectedAnswer(approvalId !== undefined) }
       }
-      const structured = definition.answer ? definition.answer.present(answer, input) : answer
+      if (definition.made) await this.#join(definition, grant, definition.made(answer))
+      const shown =
+        definition.narrow && !grant.coverage.all
+          ? definition.narrow(answer, coveredBy(grant.coverage))
+          : answer
+      const structured = definition.answer ? definition.answer.present(shown, input) : shown
       // The provider's answer is the result as it is: its own text is the result's text.
       const text = structured === result.body ? result.text : undefined
       return { outcome: 'ok', result: success(structured, text) }
@@ -251,6 +275,24 @@ export class ServiceTools {
       }
       this.#log.error({ err: error, tool: definition.name }, 'tool call failed')
       return { outcome: 'internal_error', result: internalFailure() }
+    }
+  }
+
+  #outside(definition: ToolDefinition, value: string): Ended {
+    return toolError(outsideGrant(definition.service, value, this.#connectionsUrl))
+  }
+
+  /** What the call made (a list) joins the grant: the assistant can use what it made. */
+  async #join(definition: ToolDefinition, grant: ToolGrant, id: string | undefined) {
+    if (id === undefined) return
+    try {
+      await grant.join(id)
+    } catch (error) {
+      // Made all the same: the answer must say so. The person can add it on their page.
+      this.#log.error(
+        { err: error, tool: definition.name },
+        'what the call made did not join its grant',
+      )
     }
   }
 

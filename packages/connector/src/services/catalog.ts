@@ -14,10 +14,28 @@ export interface ServiceScope {
   description: string
 }
 
+/**
+ * What a grant of a service can be narrowed to: the person's task lists, sites or properties, by
+ * the provider's id. A grant covers every one, or only those the person chose; every tool input
+ * field that names one is held to it before anything else (src/mcp/coverage.ts).
+ */
+export interface GrantedResource {
+  /** One of them, and several, in the words of a person and a model: "task list", "site"... */
+  noun: string
+  nouns: string
+  /** The tool that lists those the grant covers. */
+  listedBy: string
+  /** The input fields of the service's tools that name one. */
+  fields: readonly string[]
+  /** The id a grant keeps for a field's value, where the two differ (a property's number). */
+  idOf?: (value: string) => string
+}
+
 export interface ServiceInfo {
   name: ServiceName
   /** Shown on consent and connections pages. */
   title: string
+  resource: GrantedResource
   /** The upstream API this service calls: a key of UpstreamConfig.apiBase. */
   scopes: readonly ServiceScope[]
   /** The scope that reads; every scope of the service includes it. */
@@ -28,6 +46,13 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
   tasks: {
     name: 'tasks',
     title: 'Tasks',
+    // "@default" is a list like any other: the grant keeps which list it names.
+    resource: {
+      noun: 'task list',
+      nouns: 'task lists',
+      listedBy: 'list_task_lists',
+      fields: ['tasklist', 'destinationTasklist'],
+    },
     readScope: 'tasks.readonly',
     scopes: [
       { name: 'tasks.readonly', description: 'See your task lists and tasks' },
@@ -41,6 +66,8 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
   search: {
     name: 'search',
     title: 'Search performance',
+    // A site is its exact siteUrl: sc-domain:example.com and https://example.com/ are two.
+    resource: { noun: 'site', nouns: 'sites', listedBy: 'list_sites', fields: ['siteUrl'] },
     readScope: 'webmasters.readonly',
     scopes: [
       {
@@ -53,6 +80,14 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
   analytics: {
     name: 'analytics',
     title: 'Web analytics',
+    // The Admin API names a property properties/N; the reports take N.
+    resource: {
+      noun: 'property',
+      nouns: 'properties',
+      listedBy: 'list_properties',
+      fields: ['propertiesId'],
+      idOf: (value) => `properties/${value}`,
+    },
     readScope: 'analytics.readonly',
     scopes: [
       { name: 'analytics.readonly', description: 'See reports on your analytics properties' },

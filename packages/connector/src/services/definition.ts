@@ -65,7 +65,35 @@ export interface ToolDefinition<
   approval?: ApprovalPolicy<z.output<Input>>
   /** The view that draws its result in hosts that render MCP Apps (services/views.ts). */
   view?: ViewName
+  /**
+   * For a tool that lists the service's resources (its task lists, sites, properties): the
+   * provider's answer with only those that `covered` keeps, for a grant of chosen ones.
+   */
+  narrow?: Narrowing
+  /** For a tool that makes one (a task list): the id of the one made, which joins the grant. */
+  made?: (answer: Record<string, unknown>) => string | undefined
 }
+
+/** An answer (that fits the tool's schema) with only the resources a grant covers. */
+export type Narrowing = (
+  answer: Record<string, unknown>,
+  covered: (id: string) => boolean,
+) => Record<string, unknown>
+
+/**
+ * The narrowing of an answer that lists resources in `field` (`items`, `siteEntry`), each with
+ * its id in `idField`: the list without those not covered; a list left empty is left out, as
+ * the provider leaves out an empty one.
+ */
+export const narrowList =
+  (field: string, idField: string): Narrowing =>
+  (answer, covered) => {
+    const listed = answer[field]
+    if (!Array.isArray(listed)) return answer
+    const kept = listed.filter((entry: Record<string, unknown>) => covered(String(entry[idField])))
+    const { [field]: _all, ...rest } = answer
+    return kept.length ? { ...rest, [field]: kept } : rest
+  }
 
 /** How a tool's result is built from the provider's answer. */
 export interface AnswerReading<Args, Answer extends z.ZodType = z.ZodType> {
@@ -111,6 +139,8 @@ export type ToolDetail<
   answerWithoutBody?: (args: Args<Shape>) => Record<string, unknown>
   preflight?: (args: Args<Shape>, provider: ProviderReader) => Promise<string | undefined>
   view?: ViewName
+  narrow?: Narrowing
+  made?: (answer: Record<string, unknown>) => string | undefined
 } & (Row extends ChangeRow
   ? { approval: Omit<ApprovalPolicy<Args<Shape>>, 'mode'> }
   : { approval?: never })

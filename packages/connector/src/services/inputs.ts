@@ -12,6 +12,17 @@ export const requiredString = (field: string, what: string) =>
         : `${field} must be a string`,
   })
 
+/** A provider's opaque page token; a token longer than this is not one it gave. */
+const PAGE_TOKEN_MAX = 2048
+
+/** The `nextPageToken` of the previous page, passed back unchanged. */
+export const pageToken = () =>
+  requiredString('pageToken', 'the nextPageToken of the previous page')
+    .min(1, { error: 'pageToken must not be empty: leave it out for the first page' })
+    .max(PAGE_TOKEN_MAX, {
+      error: 'pageToken is too long: pass the nextPageToken of the previous page unchanged',
+    })
+
 /** A true or false field. */
 export const flag = (field: string) => z.boolean({ error: `${field} must be true or false` })
 

@@ -237,6 +237,33 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0008_grant_coverage': {
+    async up(db: Kysely<unknown>) {
+      // What a grant covers of the person's task lists, sites or properties (src/auth/coverage.ts):
+      // null for every one (what every grant covered before), else the chosen ids sealed by the
+      // vault, with the key that sealed them for rotation to find.
+      await db.schema.alterTable('grant_links').addColumn('coverage', 'text').execute()
+      await db.schema.alterTable('grant_links').addColumn('coverage_key_id', 'text').execute()
+      // A person choosing what a new grant covers (src/auth/choices.ts): the credential the
+      // provider just gave, kept until they choose, or released when the choice expires.
+      await db.schema
+        .createTable('grant_choices')
+        .addColumn('interaction_hash', 'text', (c) => c.primaryKey())
+        .addColumn('credential_id', 'text', (c) => c.notNull())
+        .addColumn('account', 'text', (c) => c.notNull())
+        .addColumn('service', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        // The largest form its page could post: what the page drew of the person's items.
+        .addColumn('form_bytes', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex('grant_choices_by_expiry')
+        .on('grant_choices')
+        .column('expires_at')
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

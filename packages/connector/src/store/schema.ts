@@ -12,6 +12,7 @@ export interface ConnectorDatabase {
   person_sessions: PersonSessionTable
   approvals: ApprovalTable
   rate_limits: RateLimitTable
+  grant_choices: GrantChoiceTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -100,6 +101,31 @@ export interface GrantLinkTable {
   client_id: string
   service: string
   created_at: number
+  /**
+   * What the grant covers of the person's lists, sites or properties: null for every one, else
+   * the chosen ids, sealed by the vault and bound to the grant (src/auth/coverage.ts).
+   */
+  coverage: string | null
+  /** The key that sealed `coverage`; null with it. */
+  coverage_key_id: string | null
+}
+
+/**
+ * A person choosing what a new grant will cover, between the provider's sign-in and their choice
+ * (src/auth/choices.ts): which credential the provider gave, for whom, and until when.
+ */
+export interface GrantChoiceTable {
+  /** SHA-256 of the authorization's interaction uid: the uid itself is never stored. */
+  interaction_hash: string
+  credential_id: string
+  /** The person: their subject at the provider. */
+  account: string
+  service: string
+  /** The short scope names the provider granted, space-separated. */
+  scopes: string
+  /** The largest form its page could post, drawn with the person's items (form-post.ts). */
+  form_bytes: number
+  expires_at: number
 }
 
 /** A person signed in to the connector's own pages (their connections), through the provider. */

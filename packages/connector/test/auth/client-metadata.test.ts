@@ -34,7 +34,7 @@ describe('with DEV_ALLOW_LOOPBACK_CLIENT_METADATA', () => {
     const client = documentClient('127.0.0.1')
     const person = suite.person('cimd-user')
     const { tokens } = await suite.connect({ client, person })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     expect((await suite.mcp('tasks', tokens.access_token)).status).toBe(200)
   })
 

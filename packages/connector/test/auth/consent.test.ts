@@ -64,7 +64,7 @@ describe('consent', () => {
     const person = suite.person('returning')
     const client = await suite.registerClient()
     const first = await suite.connect({ person, client })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     const second = await suite.connect({ person, client })
     expect(person.seen).toEqual([])
     expect(second.tokens.access_token).not.toBe(first.tokens.access_token)
@@ -83,9 +83,9 @@ describe('consent', () => {
     const client = await suite.registerClient()
     await suite.connect({ person, client, service: 'tasks', scope: 'tasks.readonly' })
     await suite.connect({ person, client, service: 'search' })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     const wider = await suite.connect({ person, client, service: 'tasks', scope: 'tasks' })
-    expect(person.seen).toEqual(['consent', 'provider'])
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     expect(wider.tokens.scope).toBe('tasks')
     // The wider grant replaced the narrower one: still one grant per client and service.
     const links = await suite.store.db
@@ -114,7 +114,7 @@ describe('the person', () => {
     // connector's session of the first account ends; its grant does not.
     Object.assign(browser, { user: 'second-account' })
     const second = await suite.connect({ person: browser })
-    expect(browser.seen).toEqual(['consent', 'provider'])
+    expect(browser.seen).toEqual(['consent', 'provider', 'choice'])
     const accounts = await suite.store.db
       .selectFrom('grant_links')
       .select(['account', 'client_id'])

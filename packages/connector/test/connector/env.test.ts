@@ -70,6 +70,7 @@ describe('the connector environment', () => {
         tasks: 'https://tasks.googleapis.com/tasks/v1',
         search: 'https://searchconsole.googleapis.com',
         analytics: 'https://analyticsdata.googleapis.com/v1beta',
+        analyticsAdmin: 'https://analyticsadmin.googleapis.com/v1beta',
       },
     })
   })
@@ -170,6 +171,8 @@ describe('the connector environment', () => {
         tasks: 'https://tasks.example/tasks/v1',
         search: 'https://search.example/webmasters/v3',
         analytics: 'https://analytics.example/v1beta',
+        // Unset: the Admin API on the analytics API's base.
+        analyticsAdmin: 'https://analytics.example/v1beta',
       },
     })
   })

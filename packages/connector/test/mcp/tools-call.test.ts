@@ -1,3 +1,4 @@
+import { EVERY_ONE } from '../../src/auth/coverage.js'
 import { ProtocolError } from '@modelcontextprotocol/server'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
@@ -30,6 +31,9 @@ const grant = {
   upstreamAccessToken: async () => 'token',
   upstreamTokenAfterUnauthorized: async () => 'token',
   link: { grantId: 'grant-1' },
+  coverage: EVERY_ONE,
+  coverageNow: async () => EVERY_ONE,
+  join: async () => {},
 }
 const caller = { grant }
 const task = {
@@ -57,6 +61,7 @@ function toolsAnswering(
     },
     profile: SEED_PROFILE,
     log,
+    connectionsUrl: 'http://127.0.0.1/connections',
   })
   return { tools, calls }
 }

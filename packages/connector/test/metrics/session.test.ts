@@ -171,7 +171,11 @@ describe('the metrics of a session', () => {
       'grant_type=authorization_code': 1,
     })
     expect(moved(start, connected, 'countersign_tool_calls_total')).toEqual({})
-    expect(moved(start, connected, 'countersign_upstream_calls_total')).toEqual({})
+    // The person's lists, read for the choice of what the grant covers: the lists, and which
+    // one is the default.
+    expect(moved(start, connected, 'countersign_upstream_calls_total')).toEqual({
+      'service=tasks,status=200': 2,
+    })
   })
 
   it('tool calls: each by its tool and outcome, each timed', () => {

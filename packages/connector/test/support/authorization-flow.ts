@@ -246,13 +246,30 @@ export class AuthorizationStopped extends Error {
 }
 
 /**
+ * What a person chooses that a grant covers, on the page after the provider's sign-in:
+ * `'all'` (every one, including those added later; what most suites need), `'as shown'` (Allow
+ * pressed without touching anything, as a browser sends the form), or exactly these ids.
+ */
+export type Cover = 'all' | 'as shown' | readonly string[]
+
+export interface PersonChoices {
+  consent?: 'Allow' | 'Deny'
+  provider?: 'Allow' | 'Deny'
+  /** The coverage page's answer: what to cover (`covers` unless told), or Deny. */
+  cover?: Cover | 'Deny'
+}
+
+/**
  * A person at a browser: cookies per host and path, redirects followed by hand. They answer the
- * connector's consent page with `consent` and the provider's page with their user name and
- * `provider`; `seen` lists the pages they were shown.
+ * connector's consent page with `consent`, the provider's page with their user name and
+ * `provider`, and the connector's coverage page with `cover`; `seen` lists the pages they were
+ * shown.
  */
 export class Person {
   readonly cookies = new CookieJar()
-  seen: ('consent' | 'provider')[] = []
+  seen: ('consent' | 'provider' | 'choice')[] = []
+  /** What they choose that their grants cover, unless an authorization says otherwise. */
+  covers: Cover = 'all'
 
   constructor(
     private readonly harness: Endpoints,
@@ -263,10 +280,7 @@ export class Person {
    * Starts at an authorization URL and goes on until the browser is sent to a URL that is
    * neither the connector's nor the sandbox's (the client's redirect URI), which it returns.
    */
-  async authorize(
-    start: URL | string,
-    choices: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' } = {},
-  ): Promise<URL> {
+  async authorize(start: URL | string, choices: PersonChoices = {}): Promise<URL> {
     this.seen = []
     const end = await this.browse({ method: 'GET', url: start.toString() }, choices)
     if (end.left) return end.left
@@ -309,11 +323,8 @@ export class Person {
    * any other page.
    */
   private async browse(
-    first: { method: string; url: string; form?: Record<string, string> },
-    {
-      consent = 'Allow',
-      provider = 'Allow',
-    }: { consent?: 'Allow' | 'Deny'; provider?: 'Allow' | 'Deny' },
+    first: { method: string; url: string; form?: Record<string, string> | URLSearchParams },
+    { consent = 'Allow', provider = 'Allow', cover = this.covers }: PersonChoices,
   ): Promise<{ left: URL } | { left?: undefined; status: number; url: string; text: string }> {
     let next = first
     for (let step = 0; step < 20; step += 1) {
@@ -325,6 +336,14 @@ export class Person {
         continue
       }
       const text = await res.text()
+      if (
+        res.status === 200 &&
+        /\/consent\/[^/?]+\/choose(\?|$)/.test(next.url.slice(this.harness.url.length))
+      ) {
+        this.seen.push('choice')
+        next = { method: 'POST', url: next.url, form: coverageAnswer(text, cover) }
+        continue
+      }
       if (res.status === 200 && next.url.startsWith(`${this.harness.url}/consent/`)) {
         this.seen.push('consent')
         next = { method: 'POST', url: next.url, form: { csrf: csrfOf(text), [consent]: consent } }
@@ -413,6 +432,32 @@ export async function firstAnswer(url: URL) {
     location: location ? new URL(location, url) : undefined,
     text: await res.text(),
   }
+}
+
+/**
+ * The coverage page's form as the person sends it: Deny; every one; exactly `ids`; or the form
+ * untouched, as a browser sends it (its checked radio and ticked boxes).
+ */
+export function coverageAnswer(page: string, cover: Cover | 'Deny'): URLSearchParams {
+  const form = new URLSearchParams({ csrf: csrfOf(page) })
+  if (cover === 'Deny') {
+    form.set('Deny', 'Deny')
+    return form
+  }
+  if (cover === 'as shown') {
+    for (const [input] of page.matchAll(/<input\b[^>]*>/g)) {
+      const attribute = (name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(input)?.[1]
+      if (!/\schecked\b/.test(input) || !['radio', 'checkbox'].includes(attribute('type')!))
+        continue
+      form.append(attribute('name')!, unescapeHtml(attribute('value')!))
+    }
+  } else if (cover === 'all') form.set('access', 'all')
+  else {
+    form.set('access', 'chosen')
+    for (const id of cover) form.append('resource', id)
+  }
+  form.set('Allow', 'Allow')
+  return form
 }
 
 export const csrfOf = (page: string) => {

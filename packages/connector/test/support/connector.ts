@@ -49,6 +49,7 @@ export {
   firstAnswer,
   Person,
   type Client,
+  type Cover,
   type HttpAnswer,
   type Pkce,
   type RequestOptions,

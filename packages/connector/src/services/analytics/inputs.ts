@@ -48,7 +48,7 @@ export const propertiesId = () =>
     })
     .meta({ pattern: '^[1-9][0-9]{0,17}$' })
     .describe(
-      'The analytics property, by number, such as "123456789" (not "properties/123456789"). Ask the person if you do not know it: it is under Property details in the analytics admin.',
+      'The analytics property, by number, such as "123456789" (not "properties/123456789"): list_properties gives each property’s, by name.',
     )
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9_]*(:[A-Za-z0-9_]+)?$/

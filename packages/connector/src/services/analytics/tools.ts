@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../definition.js'
 import { inBrief } from '../json-schema.js'
-import { flag, objectError } from '../inputs.js'
+import { flag, objectError, pageToken } from '../inputs.js'
 import { filtersOf } from './filters.js'
 import {
   checkReport,
@@ -21,14 +21,16 @@ import {
 } from './inputs.js'
 import { checkFixedNames, checkNames } from './names.js'
 import { realtimeTable, reportTable, reportTableOf, reportTables } from './report-table.js'
+import { accountSummaries, narrowSummaries, propertyList, propertyListOf } from './properties.js'
 import { metadata, realtimeReport, report, reports } from './resources.js'
 import { ANALYTICS_TABLE } from './table.js'
 
 /**
- * The web-analytics service's four tools, each from its row of the seed's table
- * (ANALYTICS_TABLE): all reads. Their inputs and answers are those of the analytics Data
- * API's metadata, runRealtimeReport, runReport and batchRunReports, flat: propertiesId beside
- * the body's fields. Names are checked against the property before a report is run.
+ * The web-analytics service's tools, each from its row of its table (ANALYTICS_TABLE): all
+ * reads. list_properties lists the person's properties (the Admin API's account summaries); the
+ * others' inputs and answers are those of the analytics Data API's metadata, runRealtimeReport,
+ * runReport and batchRunReports, flat: propertiesId beside the body's fields. Names are checked
+ * against the property before a report is run.
  */
 
 const TABLE =
@@ -41,7 +43,7 @@ const PAGING = `${LIMITS.defaultRows} rows by default (limit, up to ${LIMITS.row
 const DELAY =
   'Data for today and yesterday may still be incomplete: processing takes up to a day or two.'
 const PROPERTY =
-  'propertiesId is the property’s number. No tool lists the person’s properties: ask them, if it is not known, for the PROPERTY ID shown in Google Analytics under Admin, Property details (a number such as 123456789, not the G- measurement id).'
+  'propertiesId is the property’s number: find it by name with list_properties rather than asking the person.'
 const USERS_ONCE =
   'Users and sessions split by an event dimension (pagePath, eventName) count a user once per row, so rows add up to more than the whole: metricAggregations ["TOTAL"] gives the true total.'
 
@@ -67,6 +69,31 @@ const reportFields = () => ({
   returnPropertyQuota: flag('returnPropertyQuota')
     .optional()
     .describe('Also return the property’s remaining API quota.'),
+})
+
+export const listProperties = defineTool(ANALYTICS_TABLE.list_properties, {
+  title: 'List the person’s analytics properties',
+  description: [
+    'List the person’s Google Analytics accounts and the properties this connection may use, each with its display name (usually the site or app) and its propertiesId, which the other tools take.',
+    'Call it first to find the property the person means by name.',
+    'Accounts come 50 at a time unless pageSize says otherwise (up to 200); with nextPageToken, call again with it as pageToken.',
+  ].join(' '),
+  input: {
+    pageSize: z
+      .number({ error: 'pageSize must be a whole number from 1 to 200' })
+      .int({ error: 'pageSize must be a whole number from 1 to 200' })
+      .min(1, { error: 'pageSize must be at least 1' })
+      .max(200, { error: 'pageSize must be at most 200' })
+      .optional()
+      .describe('Accounts per page, 1 to 200 (default 50).'),
+    pageToken: pageToken()
+      .optional()
+      .describe('The nextPageToken of the previous page; omit for the first page.'),
+  },
+  query: ['pageSize', 'pageToken'],
+  output: propertyList,
+  answer: { schema: accountSummaries, present: (answer) => propertyListOf(answer) },
+  narrow: narrowSummaries,
 })
 
 export const getMetadata = defineTool(ANALYTICS_TABLE.get_metadata, {

@@ -2,7 +2,8 @@ import type { Operation, ProviderProfile } from './profile.js'
 
 /**
  * Google (DESIGN §9): Google Tasks API v1, the Search Console API (webmasters v3 and URL
- * Inspection v1) and the Google Analytics Data API v1beta, under Google OAuth 2.0.
+ * Inspection v1), the Google Analytics Data API v1beta and, for the person's accounts and
+ * properties, the Google Analytics Admin API v1beta, under Google OAuth 2.0.
  *
  * Bodies and answers are the seed's JSON (the seed models Google's resources), so only where each
  * call goes differs. Two answers have no body: `tasks.delete` and `sitemaps.submit` say 204, which
@@ -10,11 +11,12 @@ import type { Operation, ProviderProfile } from './profile.js'
  * service's base URL below; one base serves both Search Console roots (`/webmasters/v3`, `/v1`).
  */
 
-const op = (method: Operation['method'], path: string, reference: string): Operation => ({
-  method,
-  path,
-  reference,
-})
+const op = (
+  method: Operation['method'],
+  path: string,
+  reference: string,
+  api?: Operation['api'],
+): Operation => ({ method, path, reference, ...(api && { api }) })
 
 export const GOOGLE_OPERATIONS: Readonly<Record<string, Operation>> = {
   // Tasks, under https://tasks.googleapis.com/tasks/v1 (`@me` is literal).
@@ -47,6 +49,9 @@ export const GOOGLE_OPERATIONS: Readonly<Record<string, Operation>> = {
     '/webmasters/v3/sites/{siteUrl}/sitemaps/{feedpath}',
     'webmasters.sitemaps.submit',
   ),
+
+  // Analytics Admin, under https://analyticsadmin.googleapis.com/v1beta
+  list_properties: op('GET', '/accountSummaries', 'accountSummaries.list', 'analyticsAdmin'),
 
   // Analytics Data, under https://analyticsdata.googleapis.com/v1beta
   get_metadata: op('GET', '/properties/{propertiesId}/metadata', 'properties.getMetadata'),
@@ -82,6 +87,7 @@ export const GOOGLE_PROFILE: ProviderProfile = {
     UPSTREAM_TASKS_URL: 'https://tasks.googleapis.com/tasks/v1',
     UPSTREAM_SEARCH_URL: 'https://searchconsole.googleapis.com',
     UPSTREAM_ANALYTICS_URL: 'https://analyticsdata.googleapis.com/v1beta',
+    UPSTREAM_ANALYTICS_ADMIN_URL: 'https://analyticsadmin.googleapis.com/v1beta',
     UPSTREAM_NAME: 'Google',
   },
 }

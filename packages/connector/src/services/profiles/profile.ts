@@ -1,4 +1,4 @@
-import { PROFILE_NAMES, type ProfileName } from '../../config/config.js'
+import { PROFILE_NAMES, type ApiName, type ProfileName } from '../../config/config.js'
 import type { HttpMethod } from '../definition.js'
 
 /**
@@ -15,6 +15,8 @@ export interface Operation {
   path: string
   /** The provider's own name for the call, for a reader: `tasks.tasklists.list`. */
   reference?: string
+  /** The API whose base URL it is relative to, where not its service's own. */
+  api?: ApiName
 }
 
 /** The settings a profile gives when the operator leaves them unset, by environment variable. */
@@ -29,6 +31,7 @@ export type UpstreamSetting =
   | 'UPSTREAM_TASKS_URL'
   | 'UPSTREAM_SEARCH_URL'
   | 'UPSTREAM_ANALYTICS_URL'
+  | 'UPSTREAM_ANALYTICS_ADMIN_URL'
   | 'UPSTREAM_NAME'
 
 export interface ProviderProfile {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../definition.js'
+import { defineTool, narrowList } from '../definition.js'
 import { describeSubmitSitemap } from './describe.js'
 import {
   AGGREGATIONS,
@@ -109,6 +109,7 @@ export const listSites = defineTool(SEARCH_TABLE.list_sites, {
   input: {},
   query: [],
   output: sitesList,
+  narrow: narrowList('siteEntry', 'siteUrl'),
 })
 
 export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analytics, {

@@ -14,9 +14,8 @@ export const TITLE_MAX = 1024
 export const NOTES_MAX = 8192
 export const TASKS_PAGE = { default: 20, max: 100 }
 export const LISTS_PAGE = { default: 1000, max: 1000 }
-/** Not the seed's: ids and page tokens are short; this only keeps a hostile value off the path. */
+/** Not the seed's: ids are short; this only keeps a hostile value off the path. */
 const ID_MAX = 256
-const PAGE_TOKEN_MAX = 2048
 
 /** Length as the seed counts it, in characters (code points), as JSON Schema's maxLength does. */
 export const characters = (text: string) => Array.from(text).length
@@ -86,13 +85,6 @@ export const maxResults = ({ max }: { max: number }) =>
     .int({ error: `maxResults must be a whole number from 1 to ${max}` })
     .min(1, { error: `maxResults must be at least 1` })
     .max(max, { error: `maxResults must be at most ${max}: ask for ${max} or fewer` })
-
-export const pageToken = () =>
-  requiredString('pageToken', 'the nextPageToken of the previous page')
-    .min(1, { error: 'pageToken must not be empty: leave it out for the first page' })
-    .max(PAGE_TOKEN_MAX, {
-      error: 'pageToken is too long: pass the nextPageToken of the previous page unchanged',
-    })
 
 /**
  * update_task's `deleted` restores only. Deleting is delete_task's, which the person approves on

@@ -1,4 +1,5 @@
-import { defineTool } from '../definition.js'
+import { defineTool, narrowList } from '../definition.js'
+import { pageToken } from '../inputs.js'
 import {
   describeCreateTask,
   describeCreateTaskList,
@@ -10,7 +11,6 @@ import {
   LISTS_PAGE,
   maxResults,
   notes,
-  pageToken,
   restoreOnly,
   status,
   taskId,
@@ -92,6 +92,7 @@ export const createTaskList = defineTool(TASK_TABLE.create_task_list, {
   query: [],
   output: taskList,
   approval: { describe: describeCreateTaskList },
+  made: (answer) => String(answer.id),
 })
 
 export const deleteTask = defineTool(TASK_TABLE.delete_task, {
@@ -140,6 +141,7 @@ export const listTaskLists = defineTool(TASK_TABLE.list_task_lists, {
   },
   query: ['maxResults', 'pageToken'],
   output: taskListsPage,
+  narrow: narrowList('items', 'id'),
 })
 
 const bound = (field: string, what: string) =>

@@ -2,11 +2,12 @@ import type { Logger } from 'pino'
 import { Agent, type Dispatcher } from 'undici'
 import type { CircuitStateName, UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
 import { Metrics, type UpstreamCallMetrics } from '../../metrics/metrics.js'
-import type { ServiceName } from '../../services/catalog.js'
+import type { ApiName } from '../../config/config.js'
+import { SERVICE_NAMES, type ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
 import { CallsPaused, ProviderPolicy, type BreakerOptions } from './policy.js'
-import { RequestTargets, type QueryValue } from './request.js'
+import { RequestTargets, type ApiBases, type QueryValue } from './request.js'
 
 /**
  * Calls to the provider's APIs for the tool layer (DESIGN §2 "upstream client", §7 Reliability).
@@ -24,8 +25,10 @@ import { RequestTargets, type QueryValue } from './request.js'
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface ApiCall {
-  /** Picks the base URL. */
+  /** Picks the base URL, and names the call in metrics. */
   service: ServiceName
+  /** The API whose base URL the path is relative to, where not the service's own. */
+  api?: ApiName
   method: ApiMethod
   /** Template relative to the base, e.g. '/lists/{tasklist}/tasks/{task}'. */
   path: string
@@ -51,7 +54,7 @@ export interface ApiGrant {
 }
 
 export interface UpstreamApiDeps {
-  apiBase: Record<ServiceName, string>
+  apiBase: ApiBases
   /** Query parameters every call carries: the provider profile's (src/services/profiles). */
   systemQuery?: Readonly<Record<string, string>>
   log: Logger
@@ -68,7 +71,9 @@ export const DEFAULT_API_DEADLINE_MS = 10_000
 
 export class UpstreamApi {
   readonly #targets: RequestTargets
-  readonly #policies: Record<ServiceName, ProviderPolicy>
+  readonly #policies: Partial<Record<ApiName, ProviderPolicy>>
+  /** The services it has a base URL for. */
+  readonly #services: readonly ServiceName[]
   readonly #log: Logger
   readonly #deadlineMs: number
   readonly #dispatcher: Dispatcher
@@ -84,14 +89,16 @@ export class UpstreamApi {
     metrics,
   }: UpstreamApiDeps) {
     this.#targets = new RequestTargets(apiBase, systemQuery)
+    this.#services = SERVICE_NAMES.filter((service) => service in apiBase)
     this.#log = log.child({ component: 'upstream-api' })
     this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
     this.#dispatcher = dispatcher ?? new Agent()
     // One policy, and so one breaker, per provider origin: services on one origin share it.
     const byOrigin = new Map<string, ProviderPolicy>()
-    const policies = {} as Record<ServiceName, ProviderPolicy>
-    for (const service of Object.keys(apiBase) as ServiceName[]) {
-      const { origin } = this.#targets.base(service)
+    const policies: Partial<Record<ApiName, ProviderPolicy>> = {}
+    const apis = [...new Set([...Object.keys(apiBase), 'analyticsAdmin'])] as ApiName[]
+    for (const api of apis) {
+      const { origin } = this.#targets.base(api)
       let policy = byOrigin.get(origin)
       if (!policy) {
         byOrigin.set(origin, (policy = new ProviderPolicy(breaker)))
@@ -106,13 +113,12 @@ export class UpstreamApi {
             : this.#log.warn({ origin }, 'the provider answers again: calls to it resume'),
         )
       }
-      policies[service] = policy
+      policies[api] = policy
     }
     this.#policies = policies
     const counted = metrics ?? new Metrics()
     const bound = {} as Record<ServiceName, UpstreamCallMetrics>
-    for (const service of Object.keys(apiBase) as ServiceName[])
-      bound[service] = counted.upstreamCalls(service)
+    for (const service of this.#services) bound[service] = counted.upstreamCalls(service)
     this.#metrics = bound
     counted.watchCircuits(
       () => Object.entries(this.circuitStates()) as [ServiceName, CircuitStateName][],
@@ -122,8 +128,7 @@ export class UpstreamApi {
   /** The state of the breaker in front of each service's provider origin. */
   circuitStates(): Record<ServiceName, CircuitStateName> {
     const states = {} as Record<ServiceName, CircuitStateName>
-    for (const [service, policy] of Object.entries(this.#policies))
-      states[service as ServiceName] = policy.state
+    for (const service of this.#services) states[service] = this.#policies[service]!.state
     return states
   }
 
@@ -134,12 +139,12 @@ export class UpstreamApi {
   async call(call: ApiCall, grant: ApiGrant): Promise<ApiResult> {
     const started = performance.now()
     const { origin, path } = this.#targets.target(
-      call.service,
+      call.api ?? call.service,
       call.path,
       call.pathParams,
       call.query,
     )
-    const policy = this.#policies[call.service]!
+    const policy = this.#policies[call.api ?? call.service]!
     const body = call.body === undefined ? undefined : JSON.stringify(call.body)
     const deadline = new AbortController()
     const timer = setTimeout(abortAtDeadline, this.#deadlineMs, deadline)

@@ -1,4 +1,4 @@
-import type { ServiceName } from '../../services/catalog.js'
+import type { ApiName, ServiceName } from '../../config/config.js'
 import { UpstreamApiError } from './errors.js'
 
 /**
@@ -12,6 +12,9 @@ import { UpstreamApiError } from './errors.js'
  */
 
 export type QueryValue = string | number | boolean | undefined
+
+/** The APIs' base URLs: the services' own, and the Admin API's if it has one of its own. */
+export type ApiBases = Record<ServiceName, string> & Partial<Record<ApiName, string>>
 
 /** Where a request goes: the provider's origin, and the path with its query. */
 export interface RequestTarget {
@@ -27,35 +30,38 @@ const MAX_CACHED_TEMPLATES = 512
 const PARAMETER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 export class RequestTargets {
-  readonly #bases: Record<ServiceName, RequestTarget>
+  readonly #bases: Partial<Record<ApiName, RequestTarget>>
   readonly #templates = new Map<string, ParsedTemplate>()
 
   /** `systemQuery`: parameters every call carries (a provider profile's: Google's prettyPrint). */
   constructor(
-    apiBase: Record<ServiceName, string>,
+    apiBase: ApiBases,
     private readonly systemQuery?: Readonly<Record<string, string>>,
   ) {
-    const bases = {} as Record<ServiceName, RequestTarget>
-    for (const [service, base] of Object.entries(apiBase) as [ServiceName, string][]) {
-      bases[service] = normalizedBase(service, base)
+    const bases: Partial<Record<ApiName, RequestTarget>> = {}
+    for (const [api, base] of Object.entries(apiBase) as [ApiName, string][]) {
+      bases[api] = normalizedBase(api, base)
     }
     this.#bases = bases
   }
 
-  /** The base of `service`: its origin, and its path without a trailing slash. */
-  base(service: ServiceName): RequestTarget {
-    const base = this.#bases[service]
-    if (base === undefined) throw new Error(`No API base URL is configured for "${service}".`)
+  /**
+   * The base of `api`: its origin, and its path without a trailing slash. The Admin API, unless
+   * given its own, is on the analytics API's.
+   */
+  base(api: ApiName): RequestTarget {
+    const base = this.#bases[api] ?? (api === 'analyticsAdmin' ? this.#bases.analytics : undefined)
+    if (base === undefined) throw new Error(`No API base URL is configured for "${api}".`)
     return base
   }
 
   target(
-    service: ServiceName,
+    api: ApiName,
     template: string,
     pathParams: Record<string, string> | undefined,
     query: Record<string, QueryValue> | undefined,
   ): RequestTarget {
-    const base = this.base(service)
+    const base = this.base(api)
     const parts = this.#parsed(template)
     let path = base.path + parts[0]!
     for (let i = 1; i < parts.length; i += 2) {

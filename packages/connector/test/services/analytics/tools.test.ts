@@ -35,10 +35,11 @@ const sent = (tool: string, propertiesId: string, status = 200) => {
 const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
 
 describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
-  it('tools/list: the seed’s four reads, with schemas, hints and scope', async () => {
+  it('tools/list: list_properties, then the seed’s four reads, with schemas, hints and scope', async () => {
     const { client } = await analyst(era)
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual([
+      'list_properties',
       'get_metadata',
       'run_realtime_report',
       'run_report',
@@ -47,7 +48,8 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     for (const tool of tools) {
       expect(tool.description).toBe(definition(tool.name).description)
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false })
-      expect(tool.inputSchema.required).toContain('propertiesId')
+      if (tool.name !== 'list_properties')
+        expect(tool.inputSchema.required).toContain('propertiesId')
       expect(tool.outputSchema).toMatchObject({ type: 'object' })
       expect(tool.annotations).toMatchObject({ readOnlyHint: true })
       expect(tool._meta).toMatchObject({ 'countersign/scope': 'analytics.readonly' })

@@ -77,6 +77,9 @@ describe('the Google profile', () => {
       'GET /o/oauth2/v2/auth 200',
       'POST /o/oauth2/v2/auth 303',
       'POST /token 200',
+      // The choice of what the grant covers: the person's lists, and their default one.
+      'GET /tasks/v1/users/@me/lists 200',
+      'GET /tasks/v1/users/@me/lists/%40default 200',
     ])
     expect((await suite.upstreamOf(person.user)).credential?.subject).toBe(person.user)
     expect(await works('tasks', tokens.access_token, listTaskLists)).toBe(true)

@@ -1,0 +1,188 @@
+import type { ServiceName } from '../services/catalog.js'
+import { accountSummaries } from '../services/analytics/properties.js'
+import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
+import { sitesList } from '../services/search/resources.js'
+import { taskList, taskListsPage } from '../services/tasks/resources.js'
+import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
+import { DEFAULT_LIST } from './coverage.js'
+
+/**
+ * What a grant may cover, read live from the provider with the person's credential when they
+ * choose (at consent, or on their connections page): their task lists, their sites, or their
+ * properties by account. Nothing of it is kept but the ids they choose (coverage.ts).
+ */
+
+export interface OfferedItem {
+  /** The provider's id, which the grant keeps: a list's id, a siteUrl, properties/N. */
+  id: string
+  /** What the person knows it by. */
+  label: string
+  /** A word more: a site's permission, a property's number. */
+  detail?: string
+}
+
+export interface OfferedGroup {
+  /** An account's name, for properties; none for lists and sites. */
+  name?: string
+  items: OfferedItem[]
+}
+
+export interface Offer {
+  groups: OfferedGroup[]
+  /** How many items in all. */
+  count: number
+  /** The list "@default" names, for task lists. */
+  defaultList?: string
+  /** Set when the provider had more than a page can hold: the first MAX_OFFERED are offered. */
+  truncated?: boolean
+}
+
+/**
+ * At most this many are offered: Google allows a person 2,000 task lists, and a page longer than
+ * that is not one a person reads. The rest stay reachable by choosing every one.
+ */
+export const MAX_OFFERED = 2000
+
+/** The person's credential, as the reads need it. */
+export interface CredentialTokens {
+  accessToken(credentialId: string): Promise<string>
+  afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string>
+}
+
+export interface OfferDeps {
+  api: Pick<UpstreamApi, 'call'>
+  profile: ProviderProfile
+  tokens: CredentialTokens
+}
+
+const PERMISSIONS: Record<string, string> = {
+  siteOwner: 'owner',
+  siteFullUser: 'full user',
+  siteRestrictedUser: 'restricted user',
+  siteUnverifiedUser: 'not verified',
+}
+
+export class Offers {
+  constructor(private readonly deps: OfferDeps) {}
+
+  /** What `service`'s grant may cover, for the person whose credential this is. */
+  async of(service: ServiceName, credentialId: string, person: string): Promise<Offer> {
+    const grant: ApiGrant = {
+      upstreamAccessToken: () => this.deps.tokens.accessToken(credentialId),
+      upstreamTokenAfterUnauthorized: (token) =>
+        this.deps.tokens.afterUnauthorized(credentialId, token),
+      person,
+    }
+    const read: Reader = (operation, query, pathParams) =>
+      this.#read(service, operation, grant, query, pathParams)
+    switch (service) {
+      case 'tasks':
+        return this.#lists(read)
+      case 'search':
+        return this.#sites(read)
+      case 'analytics':
+        return this.#properties(read)
+    }
+  }
+
+  async #read(
+    service: ServiceName,
+    name: string,
+    grant: ApiGrant,
+    query?: Record<string, string | number>,
+    pathParams?: Record<string, string>,
+  ): Promise<unknown> {
+    const { method, path, api } = operationOf(this.deps.profile, name)
+    const result = await this.deps.api.call(
+      {
+        service,
+        ...(api && { api }),
+        method,
+        path,
+        ...(query && { query }),
+        ...(pathParams && { pathParams }),
+        idempotent: true,
+      },
+      grant,
+    )
+    return result.body
+  }
+
+  async #lists(read: Reader): Promise<Offer> {
+    const items: OfferedItem[] = []
+    let pageToken: string | undefined
+    do {
+      const page = taskListsPage.parse(
+        await read('list_task_lists', { maxResults: 1000, ...(pageToken && { pageToken }) }),
+      )
+      for (const list of page.items ?? []) items.push({ id: list.id, label: list.title })
+      pageToken = page.nextPageToken
+    } while (pageToken && items.length < MAX_OFFERED)
+    // Which list "@default" names: the provider says, whatever the order of its lists.
+    const { id } = taskList.parse(
+      await read('get_task_list', undefined, { tasklist: DEFAULT_LIST }),
+    )
+    return { ...offered([{ items }]), defaultList: id }
+  }
+
+  async #sites(read: Reader): Promise<Offer> {
+    const { siteEntry = [] } = sitesList.parse(await read('list_sites'))
+    return offered([
+      {
+        items: siteEntry.map((site) => ({
+          id: site.siteUrl,
+          label: site.siteUrl,
+          detail: PERMISSIONS[site.permissionLevel ?? ''],
+        })),
+      },
+    ])
+  }
+
+  async #properties(read: Reader): Promise<Offer> {
+    const groups: OfferedGroup[] = []
+    let count = 0
+    let pageToken: string | undefined
+    do {
+      const page = accountSummaries.parse(
+        await read('list_properties', { pageSize: 200, ...(pageToken && { pageToken }) }),
+      )
+      for (const account of page.accountSummaries ?? []) {
+        const items = (account.propertySummaries ?? []).map((p) => ({
+          id: p.property,
+          label: p.displayName ?? p.property,
+          detail: p.property.replace(/^properties\//, ''),
+        }))
+        count += items.length
+        if (items.length) groups.push({ name: account.displayName ?? account.account, items })
+      }
+      pageToken = page.nextPageToken
+    } while (pageToken && count < MAX_OFFERED)
+    return offered(groups)
+  }
+}
+
+type Reader = (
+  operation: string,
+  query?: Record<string, string | number>,
+  pathParams?: Record<string, string>,
+) => Promise<unknown>
+
+/** The groups, cut to MAX_OFFERED items in all. */
+function offered(groups: OfferedGroup[]): Offer {
+  let room = MAX_OFFERED
+  const kept: OfferedGroup[] = []
+  let count = 0
+  let truncated = false
+  for (const group of groups) {
+    if (room === 0) {
+      truncated = true
+      break
+    }
+    const items = group.items.slice(0, room)
+    if (items.length < group.items.length) truncated = true
+    room -= items.length
+    count += items.length
+    kept.push({ ...group, items })
+  }
+  return { groups: kept, count, ...(truncated && { truncated }) }
+}

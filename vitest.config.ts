@@ -12,6 +12,7 @@ import { defineConfig } from 'vitest/config'
  */
 const THROUGH_THE_PROVIDER = [
   'packages/connector/test/account/connections.test.ts',
+  'packages/connector/test/account/coverage.test.ts',
   'packages/connector/test/approval/page.test.ts',
   'packages/connector/test/mcp/approval.test.ts',
   'packages/connector/test/mcp/coverage.test.ts',

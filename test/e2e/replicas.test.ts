@@ -7,6 +7,7 @@ import {
   textOf,
 } from '../../packages/connector/test/mcp/approval-clients.js'
 import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
+import { coverageAnswer } from '../../packages/connector/test/support/connector.js'
 import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
 import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
 
@@ -84,5 +85,41 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     expect(Math.min(...replicas.served)).toBeGreaterThan(10)
     expect(Math.abs(replicas.served[0]! - replicas.served[1]!)).toBeLessThanOrEqual(1)
     await Promise.all([modern.close(), refusing.close(), legacy.close()])
+  }, 60_000)
+
+  it('a grant narrowed on one replica is held by the other from the next call, with the same token', async () => {
+    const person = replicas.flow.person('replica-narrowed')
+    const shared = await seed(person.user, 1, 'Shared')
+    const secret = await seed(person.user, 1, 'Private')
+    const { tokens } = await replicas.flow.connect({ person, service: 'tasks' })
+    const token = tokens.access_token as string
+    const assistant = await assistantV2(tasksMcp(), token, undefined)
+    const listIds = async () =>
+      ((await assistant.call('list_task_lists', {})).structuredContent as any).items.map(
+        (l: any) => l.id,
+      )
+    replicas.pin(1)
+    expect(await listIds()).toEqual(expect.arrayContaining([shared.tasklist, secret.tasklist]))
+
+    // The person keeps only the shared list, on replica 0's page.
+    replicas.pin(0)
+    await person.signInToConnections()
+    const grantPage = await person.fetch('GET', `${replicas.url}/connections`)
+    const change = /href="(\/connections\/[^"]+\/coverage)"/.exec(await grantPage.text())![1]!
+    const page = await (await person.fetch('GET', replicas.url + change)).text()
+    const form = coverageAnswer(page, [shared.tasklist])
+    form.delete('Allow')
+    form.set('Save', 'Save')
+    expect((await person.fetch('POST', replicas.url + change, form)).status).toBe(303)
+
+    // Replica 1, which holds nothing in memory of it, refuses the private list at once.
+    replicas.pin(1)
+    expect(await listIds()).toEqual([shared.tasklist])
+    const { next } = await upstreamCalls()
+    const refused = await assistant.call('list_tasks', { tasklist: secret.tasklist })
+    expect(textOf(refused)).toMatch(/is not one the person lets this assistant use/)
+    expect((await upstreamCalls(next)).calls).toEqual([])
+    replicas.pin(undefined)
+    await assistant.close()
   }, 60_000)
 })

@@ -1,7 +1,9 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
+import { choiceForm, type ChoiceForm } from '../auth/choice-page.js'
+import type { Coverage } from '../auth/coverage.js'
 import { page, personLinks, time, type PageStatus } from '../auth/page.js'
-import { SERVICES } from '../services/catalog.js'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
 import type { Connection } from './connections.js'
 
 /**
@@ -11,6 +13,10 @@ import type { Connection } from './connections.js'
  */
 
 export const CONNECTIONS_PATH = '/connections'
+
+/** The page where the person changes what one of their connections covers. */
+export const coveragePath = (grantId: string) =>
+  `${CONNECTIONS_PATH}/${encodeURIComponent(grantId)}/coverage`
 
 export function signedOutPage(
   c: Context,
@@ -102,6 +108,10 @@ function connectionItem(connection: Connection, csrf: string) {
             </ul>`
         : ''
     }
+    <p>
+      It may use ${coverageWords(connection.service, connection.coverage)}.
+      <a href="${coveragePath(connection.grantId)}">Change what it may use</a>
+    </p>
     <form class="danger" method="post" action="${CONNECTIONS_PATH}/disconnect">
       <input type="hidden" name="csrf" value="${csrf}" />
       <input type="hidden" name="grant" value="${connection.grantId}" />
@@ -110,4 +120,36 @@ function connectionItem(connection: Connection, csrf: string) {
       </div>
     </form>
   </article>`
+}
+
+/** "every task list, including new ones", or "2 chosen sites". */
+export function coverageWords(service: ServiceName, coverage: Coverage): string {
+  const { noun, nouns } = SERVICES[service].resource
+  if (coverage.all) return `every ${noun}, including new ones`
+  const count = coverage.ids.size
+  return count === 0 ? `no ${noun}` : `${count} chosen ${count === 1 ? noun : nouns}`
+}
+
+/** The choice of what one connection covers, as at consent, with Save. */
+export function coveragePage(
+  c: Context,
+  view: { clientName: string; service: ServiceName; form: ChoiceForm },
+  { message, status = 200 }: { message?: string; status?: PageStatus } = {},
+) {
+  const { title, resource } = SERVICES[view.service]
+  return page(
+    c,
+    `What ${view.clientName} may use`,
+    html`<section class="card">
+        <h1>Which ${resource.nouns} may <em>${view.clientName}</em> use?</h1>
+        ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
+        <p class="lead">
+          From its next request on, <strong>${view.clientName}</strong> can use only the
+          ${resource.nouns} of your ${title} that you allow here. It does not need to connect again.
+        </p>
+        ${choiceForm(view.form)}
+      </section>
+      <p><a href="${CONNECTIONS_PATH}">Back to your connected assistants</a></p>`,
+    status,
+  )
 }

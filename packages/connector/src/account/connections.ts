@@ -1,7 +1,8 @@
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { ClientDirectory } from '../auth/clients.js'
-import type { Grants } from '../auth/grants.js'
+import type { Coverage, CoverageSeal } from '../auth/coverage.js'
+import type { GrantLink, Grants } from '../auth/grants.js'
 import { resourceOf } from '../auth/resources.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 
@@ -22,12 +23,15 @@ export interface Connection {
   permissions: string[]
   /** When the person allowed it (epoch milliseconds). */
   since: number
+  /** What it may use of the person's lists, sites or properties. */
+  coverage: Coverage
 }
 
 export interface ConnectionsDeps {
   publicUrl: string
   provider: Provider
   grants: Grants
+  coverage: CoverageSeal
   log: Logger
 }
 
@@ -53,9 +57,32 @@ export class Connections {
           service: link.service,
           permissions: await this.permissionsOf(link.grantId, link.service),
           since: link.createdAt,
+          coverage: this.deps.coverage.open(link.grantId, link.coverage),
         }
       }),
     )
+  }
+
+  /** One of the person's grants, with what it covers; undefined if it is not theirs (or gone). */
+  async one(account: string, grantId: string) {
+    const link = await this.deps.grants.linkOf(grantId)
+    if (!link || link.account !== account) return undefined
+    return { ...link, coverage: this.deps.coverage.open(link.grantId, link.coverage) }
+  }
+
+  /**
+   * Sets what one of the person's grants covers, from its next call on, on every replica (each
+   * call reads it with its token). 'not found' for a grant that is not theirs.
+   */
+  async cover(
+    link: Pick<GrantLink, 'grantId'>,
+    coverage: Coverage,
+  ): Promise<'saved' | 'not found'> {
+    const saved = await this.deps.grants.cover(
+      link.grantId,
+      this.deps.coverage.seal(link.grantId, coverage),
+    )
+    return saved ? 'saved' : 'not found'
   }
 
   /**

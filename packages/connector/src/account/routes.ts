@@ -1,15 +1,31 @@
 import { Hono, type Context } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
+import { readChoice, type ChoiceForm } from '../auth/choice-page.js'
 import { problemPage } from '../auth/consent-page.js'
-import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import type { CoverageSeal } from '../auth/coverage.js'
+import {
+  FORM_PROBLEM_MESSAGE,
+  FORM_PROBLEM_STATUS,
+  formBound,
+  formFromOwnPage,
+} from '../auth/form-post.js'
 import type { Grants } from '../auth/grants.js'
 import type { InteractionDeps } from '../auth/interaction.js'
 import type { FormTokens } from '../auth/keys.js'
+import type { Offer, Offers } from '../auth/offer.js'
 import type { PageStatus } from '../auth/page.js'
+import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import { Connections } from './connections.js'
-import { CONNECTIONS_PATH, signedInPage, signedOutPage } from './connections-page.js'
+import {
+  CONNECTIONS_PATH,
+  coveragePage,
+  coveragePath,
+  coverageWords,
+  signedInPage,
+  signedOutPage,
+} from './connections-page.js'
 import { PersonSessions, type PersonSession } from './sessions.js'
 import { SignIn, type UpstreamSignIn } from './sign-in.js'
 
@@ -19,6 +35,8 @@ import { SignIn, type UpstreamSignIn } from './sign-in.js'
  *   GET  /connections             signed out: what it is, and Sign in; signed in: their assistants
  *   POST /connections/sign-in     off to the provider (identity only), back through /upstream/callback
  *   POST /connections/disconnect  ends one of their grants (its upstream token revoked and erased)
+ *   GET  /connections/{grant}/coverage   what one of their grants may use, read live, to change
+ *   POST /connections/{grant}/coverage   Save: from the grant's next call on, on every replica
  *   POST /connections/sign-out
  *
  * Every post is refused when sent from another site or without the form's CSRF token (a MAC of
@@ -30,6 +48,10 @@ export interface AccountDeps {
   store: Store
   provider: Provider
   grants: Grants
+  /** What each grant covers, sealed. */
+  coverage: CoverageSeal
+  /** The person's lists, sites or properties, read live to change what a grant covers. */
+  offers: Offers
   upstream: UpstreamSignIn
   formTokens: FormTokens
   /** For "Sign in with ...". */
@@ -71,7 +93,7 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
       subject: session.subject,
       connections: await connections.of(session.subject),
       csrf: sessionToken(session),
-      message,
+      message: message ?? c.req.query('saved'),
     })
   }
 
@@ -130,6 +152,93 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
     }
     log.info('assistant disconnected from the connections page')
     return c.redirect(CONNECTIONS_PATH, 303)
+  })
+
+  /** The signed-in person's grant of the URL, and what may be chosen for it; else the answer. */
+  async function coverageOf(c: Context) {
+    const session = await sessions.current(c)
+    if (!session) return refused(c, 'You are not signed in, or your session ended.', 403)
+    const link = await connections.one(session.subject, c.req.param('grant') ?? '')
+    if (!link)
+      return refused(c, 'There is no such connection in your account (it may have ended).', 404)
+    const clientName = (await connections.of(session.subject)).find(
+      (one) => one.grantId === link.grantId,
+    )!.clientName
+    let read: { offer?: Offer; unavailable?: string }
+    try {
+      read = { offer: await deps.offers.of(link.service, link.credentialId, link.account) }
+    } catch (error) {
+      log.warn({ err: error, service: link.service }, 'could not read what a grant may cover')
+      const { noun, nouns } = SERVICES[link.service].resource
+      read = {
+        unavailable: `Your provider did not list your ${nouns} just now, so you cannot pick some of them here. You can allow every ${noun}, or try again later.`,
+      }
+    }
+    const form = (state: Pick<ChoiceForm, 'access' | 'chosen'>): ChoiceForm => {
+      const query = c.req.query('q')?.slice(0, 200) || undefined
+      const path = coveragePath(link.grantId)
+      return {
+        service: link.service,
+        action: query ? `${path}?${new URLSearchParams({ q: query })}` : path,
+        unfiltered: path,
+        csrf: formTokens.issue(`coverage ${session.id} ${link.grantId}`),
+        offer: read.offer,
+        unavailable: read.unavailable,
+        query,
+        buttons: ['Save'],
+        ...state,
+      }
+    }
+    return { session, link, clientName, read, form }
+  }
+
+  app.get(`${CONNECTIONS_PATH}/:grant/coverage`, async (c) => {
+    const at = await coverageOf(c)
+    if (at instanceof Response) return at
+    const { link, clientName, form } = at
+    const now = link.coverage
+    return coveragePage(c, {
+      clientName,
+      service: link.service,
+      form: form(
+        now.all ? { access: 'all', chosen: new Set() } : { access: 'chosen', chosen: now.ids },
+      ),
+    })
+  })
+
+  app.post(`${CONNECTIONS_PATH}/:grant/coverage`, async (c) => {
+    const at = await coverageOf(c)
+    if (at instanceof Response) return at
+    const { session, link, clientName, read, form } = at
+    const again = (
+      message: string,
+      state: Pick<ChoiceForm, 'access' | 'chosen'>,
+      status: PageStatus = 400,
+    ) =>
+      coveragePage(c, { clientName, service: link.service, form: form(state) }, { message, status })
+    // What this page drew of the person's items is all its form can name.
+    const offered = read.offer?.groups.flatMap((group) => group.items.map((item) => item.id))
+    const posted = await formFromOwnPage(c, deps.publicUrl, formBound('resource', offered ?? []))
+    if (typeof posted === 'string')
+      return again(
+        FORM_PROBLEM_MESSAGE[posted],
+        { access: 'chosen', chosen: new Set() },
+        FORM_PROBLEM_STATUS[posted],
+      )
+    if (!formTokens.check(`coverage ${session.id} ${link.grantId}`, posted.get('csrf')))
+      return refused(c, 'This form is out of date or did not come from this page.')
+    if (!posted.has('Save'))
+      return again('Choose, then press Save.', { access: 'chosen', chosen: new Set() })
+    const chosen = readChoice(link.service, posted, read.offer)
+    if ('problem' in chosen) return again(chosen.problem, chosen)
+    if ((await connections.cover(link, chosen.coverage)) === 'not found')
+      return refused(c, 'There is no such connection in your account (it may have ended).', 404)
+    log.info(
+      { service: link.service, coverage: chosen.coverage.all ? 'all' : 'chosen' },
+      'grant coverage changed',
+    )
+    const saved = `Saved: ${clientName} may now use ${coverageWords(link.service, chosen.coverage)}.`
+    return c.redirect(`${CONNECTIONS_PATH}?${new URLSearchParams({ saved })}`, 303)
   })
 
   const onSignIn: AccountPages['onSignIn'] = async (c, callbackUrl) => {

@@ -4,7 +4,12 @@ import type { PersonSession, PersonSessions } from '../account/sessions.js'
 import type { SignIn } from '../account/sign-in.js'
 import type { ClientDirectory } from '../auth/clients.js'
 import { problemPage } from '../auth/consent-page.js'
-import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import {
+  FORM_PROBLEM_MESSAGE,
+  FORM_PROBLEM_STATUS,
+  formBound,
+  formFromOwnPage,
+} from '../auth/form-post.js'
 import type { FormTokens } from '../auth/keys.js'
 import type { PageStatus } from '../auth/page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
@@ -251,13 +256,22 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
   signInRoute(`${APPROVALS_PATH}/sign-in`, () => ({ page: listSignIn, returnTo: APPROVALS_PATH }))
 
   app.post(APPROVALS_PATH, async (c) => {
-    const form = await formFromOwnPage(c, deps.publicUrl)
-    if (typeof form === 'string') {
-      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
-    }
     const session = await sessions.current(c)
     if (!session) {
       return refused(c, 'You are not signed in, or your session ended. Open the link again.', 403)
+    }
+    // The form names the changes the page showed: as many as wait for the person, and no more.
+    const waiting = await approvals.waitingFor(session.subject)
+    const form = await formFromOwnPage(
+      c,
+      deps.publicUrl,
+      formBound(
+        'id',
+        waiting.map((change) => change.id),
+      ),
+    )
+    if (typeof form === 'string') {
+      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
     }
     if (form.get('Approve all') !== 'Approve all') return refused(c, 'Press Approve all.')
     const ids = [...new Set(form.getAll('id'))]

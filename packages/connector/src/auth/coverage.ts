@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { coverageBinding } from '../vault/bindings.js'
 import type { Vault } from '../vault/vault.js'
 
 /**
@@ -85,6 +86,3 @@ export class CoverageSeal {
     }
   }
 }
-
-/** What sealed coverage is bound to: its grant. */
-export const coverageBinding = (grantId: string) => JSON.stringify(['grant_links', grantId])

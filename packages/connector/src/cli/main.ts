@@ -4,7 +4,7 @@ import { connectorEnvironment } from '../connector/env.js'
 import { isPostgresUrl } from '../store/engine.js'
 import { openStore } from '../store/open.js'
 import { KEY_FILE } from '../vault/key-file.js'
-import { rotateCredentials, type RotationReport } from '../vault/rotation.js'
+import { rotateSealedValues, type RotationReport } from '../vault/rotation.js'
 import { Vault } from '../vault/vault.js'
 import { runConnector } from './run.js'
 import { closeOnSignal } from './signals.js'
@@ -45,7 +45,7 @@ async function rotateKeys(): Promise<number> {
   const { vault } = Vault.fromEnvironment({ vaultKey: config.vaultKey, dataDir: config.dataDir })
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   try {
-    const report = await rotateCredentials(store, vault)
+    const report = await rotateSealedValues(store, vault)
     printRotation(report, vault.keyId)
     return report.failed.length === 0 ? 0 : 1
   } finally {
@@ -64,9 +64,10 @@ function printRotation(report: RotationReport, keyId: string) {
   console.log(`remaining: ${report.remaining}`)
   console.log(
     report.remaining === 0
-      ? 'Every upstream credential is under the sealing key. Remove the old keys from VAULT_KEY ' +
-          'once what is short-lived has expired (30 minutes after the replicas restarted).'
-      : 'Some credentials are still under other keys: keep those keys in VAULT_KEY.',
+      ? 'Every upstream credential, and what each grant covers, is under the sealing key. Remove ' +
+          'the old keys from VAULT_KEY once what is short-lived has expired (30 minutes after the ' +
+          'replicas restarted).'
+      : 'Some values are still under other keys: keep those keys in VAULT_KEY.',
   )
 }
 

@@ -273,6 +273,8 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
     store: parts.store,
     provider,
     grants: parts.grants,
+    coverage: parts.coverage,
+    offers: parts.offers,
     upstream: parts.upstream,
     formTokens: new FormTokens(parts.vault, 'connections'),
     providerName,

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Store } from '../store/open.js'
 import type { UpstreamCredentialTable } from '../store/schema.js'
+import { credentialBinding } from './bindings.js'
 import type { Vault } from './vault.js'
 
 /** A person's credential at the provider, as the connector uses it. */
@@ -21,12 +22,7 @@ export type SealedCredential = Selectable<UpstreamCredentialTable>
 
 export type NewUpstreamCredential = Pick<UpstreamCredential, 'id' | 'subject' | 'scope' | 'secret'>
 
-/**
- * What a sealed credential is bound to: its row and its person. A ciphertext copied to another
- * row, or a row reassigned to another subject, no longer opens.
- */
-export const credentialBinding = (id: string, subject: string) =>
-  JSON.stringify(['upstream_credentials', id, subject])
+export { credentialBinding }
 
 /** Upstream credentials: sealed by the vault on write, opened on read. */
 export class UpstreamCredentials {

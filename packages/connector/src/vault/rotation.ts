@@ -1,14 +1,17 @@
 import type { Store } from '../store/open.js'
-import { credentialBinding } from './credentials.js'
+import { coverageBinding, credentialBinding } from './bindings.js'
 import { SealedValueError } from './errors.js'
 import type { Vault } from './vault.js'
 
 export interface RotationReport {
-  /** Credentials re-sealed under the vault's current key by this run. */
+  /** Values re-sealed under the vault's current key by this run. */
   resealed: number
-  /** Credentials that do not open (a key missing from the vault, or altered): by id, never content. */
+  /**
+   * Values that do not open (a key missing from the vault, or altered): by what they are and
+   * their id, never their content.
+   */
   failed: { id: string; keyId: string; reason: string }[]
-  /** Credentials still under another key after the run: 0 means the old keys can be retired. */
+  /** Values still under another key after the run: 0 means the old keys can be retired. */
   remaining: number
 }
 
@@ -17,60 +20,165 @@ export interface RotationOptions {
   batchSize?: number
 }
 
+/** One kind of long-lived sealed value: where its rows are, and what each is bound to. */
+interface SealedKind {
+  /** Names a failed row in the report: "credential", "grant coverage". */
+  what: string
+  /** Rows still under another key than `keyId`, after `after` in id order. */
+  batch(
+    store: Store,
+    keyId: string,
+    after: string,
+    limit: number,
+  ): Promise<{ id: string; sealed: string; keyId: string; binding: string }[]>
+  /** Replaces `sealed` with `resealed`, unless a replica changed the row meanwhile. */
+  replace(
+    store: Store,
+    id: string,
+    sealed: string,
+    resealed: string,
+    keyId: string,
+  ): Promise<boolean>
+  remaining(store: Store, keyId: string): Promise<number>
+}
+
+const CREDENTIALS: SealedKind = {
+  what: 'credential',
+  async batch(store, keyId, after, limit) {
+    const rows = await store.db
+      .selectFrom('upstream_credentials')
+      .select(['id', 'subject', 'ciphertext', 'key_id'])
+      .where('key_id', '!=', keyId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+    return rows.map((row) => ({
+      id: row.id,
+      sealed: row.ciphertext,
+      keyId: row.key_id,
+      binding: credentialBinding(row.id, row.subject),
+    }))
+  },
+  async replace(store, id, sealed, resealed, keyId) {
+    // updated_at stays: the credential itself did not change.
+    const result = await store.db
+      .updateTable('upstream_credentials')
+      .set({ ciphertext: resealed, key_id: keyId })
+      .where('id', '=', id)
+      .where('ciphertext', '=', sealed)
+      .executeTakeFirst()
+    return result.numUpdatedRows > 0n
+  },
+  async remaining(store, keyId) {
+    const { count } = await store.db
+      .selectFrom('upstream_credentials')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('key_id', '!=', keyId)
+      .executeTakeFirstOrThrow()
+    return Number(count)
+  },
+}
+
+const COVERAGE: SealedKind = {
+  what: 'grant coverage',
+  async batch(store, keyId, after, limit) {
+    const rows = await store.db
+      .selectFrom('grant_links')
+      .select(['grant_id', 'coverage', 'coverage_key_id'])
+      .where('coverage', 'is not', null)
+      .where('coverage_key_id', '!=', keyId)
+      .where('grant_id', '>', after)
+      .orderBy('grant_id')
+      .limit(limit)
+      .execute()
+    return rows.map((row) => ({
+      id: row.grant_id,
+      sealed: row.coverage!,
+      keyId: row.coverage_key_id!,
+      binding: coverageBinding(row.grant_id),
+    }))
+  },
+  async replace(store, id, sealed, resealed, keyId) {
+    const result = await store.db
+      .updateTable('grant_links')
+      .set({ coverage: resealed, coverage_key_id: keyId })
+      .where('grant_id', '=', id)
+      .where('coverage', '=', sealed)
+      .executeTakeFirst()
+    return result.numUpdatedRows > 0n
+  },
+  async remaining(store, keyId) {
+    const { count } = await store.db
+      .selectFrom('grant_links')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('coverage', 'is not', null)
+      .where('coverage_key_id', '!=', keyId)
+      .executeTakeFirstOrThrow()
+    return Number(count)
+  },
+}
+
 /**
- * Re-seals every upstream credential under the vault's current (first) key, so that the old keys
- * can then be removed from VAULT_KEY. Idempotent: a row already under the current key is left
- * alone, and a second run does nothing. It walks the rows in id order, a batch per transaction,
- * and never overwrites a credential that a replica changed meanwhile.
+ * Re-seals every long-lived sealed value (upstream credentials, and what each grant covers)
+ * under the vault's current (first) key, so that the old keys can then be removed from
+ * VAULT_KEY. Idempotent: a row already under the current key is left alone, and a second run
+ * does nothing. It walks the rows in id order, a batch per transaction, and never overwrites a
+ * value that a replica changed meanwhile (compare-and-set on the old sealed value). Pending
+ * approvals are short-lived: they expire under the old key.
  */
-export async function rotateCredentials(
+export async function rotateSealedValues(
   store: Store,
   vault: Vault,
-  { batchSize = 100 }: RotationOptions = {},
+  options: RotationOptions = {},
+): Promise<RotationReport> {
+  const report: RotationReport = { resealed: 0, failed: [], remaining: 0 }
+  for (const kind of [CREDENTIALS, COVERAGE]) {
+    const one = await rotate(kind, store, vault, options)
+    report.resealed += one.resealed
+    report.failed.push(...one.failed)
+    report.remaining += one.remaining
+  }
+  return report
+}
+
+/** The credentials alone (the report counts credentials only). */
+export const rotateCredentials = (store: Store, vault: Vault, options: RotationOptions = {}) =>
+  rotate(CREDENTIALS, store, vault, options)
+
+async function rotate(
+  kind: SealedKind,
+  store: Store,
+  vault: Vault,
+  { batchSize = 100 }: RotationOptions,
 ): Promise<RotationReport> {
   const report: RotationReport = { resealed: 0, failed: [], remaining: 0 }
   let after = ''
   for (;;) {
-    const batch = await store.db
-      .selectFrom('upstream_credentials')
-      .select(['id', 'subject', 'ciphertext', 'key_id'])
-      .where('key_id', '!=', vault.keyId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(batchSize)
-      .execute()
+    const batch = await kind.batch(store, vault.keyId, after, batchSize)
     if (batch.length === 0) break
     after = batch[batch.length - 1]!.id
-
     await store.db.transaction().execute(async (trx) => {
+      const inTransaction = { ...store, db: trx } as Store
       for (const row of batch) {
-        const binding = credentialBinding(row.id, row.subject)
         let plaintext: string
         try {
-          plaintext = vault.open(row.ciphertext, binding)
+          plaintext = vault.open(row.sealed, row.binding)
         } catch (error) {
           if (!(error instanceof SealedValueError)) throw error
-          report.failed.push({ id: row.id, keyId: row.key_id, reason: error.message })
+          report.failed.push({
+            id: kind === CREDENTIALS ? row.id : `${kind.what} ${row.id}`,
+            keyId: row.keyId,
+            reason: error.message,
+          })
           continue
         }
-        // Compare-and-set on the old ciphertext: a concurrent put is newer, and already sealed.
-        // updated_at stays: the credential itself did not change.
-        const result = await trx
-          .updateTable('upstream_credentials')
-          .set({ ciphertext: vault.seal(plaintext, binding), key_id: vault.keyId })
-          .where('id', '=', row.id)
-          .where('ciphertext', '=', row.ciphertext)
-          .executeTakeFirst()
-        if (result.numUpdatedRows > 0n) report.resealed += 1
+        const resealed = vault.seal(plaintext, row.binding)
+        if (await kind.replace(inTransaction, row.id, row.sealed, resealed, vault.keyId))
+          report.resealed += 1
       }
     })
   }
-
-  const { count } = await store.db
-    .selectFrom('upstream_credentials')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('key_id', '!=', vault.keyId)
-    .executeTakeFirstOrThrow()
-  report.remaining = Number(count)
+  report.remaining = await kind.remaining(store, vault.keyId)
   return report
 }

@@ -259,3 +259,34 @@ function tokenFor(person: Person, ids: readonly string[]): string {
     `approve all ${session} ${ids.map(approvalKey).sort().join(' ')}`,
   )
 }
+
+describe('a form as large as its page', () => {
+  it('Approve all with 90 changes waiting approves every one; a form longer than the page could send decides nothing', async () => {
+    const user = 'visit-many'
+    const { person, grantId } = await flow.connected(user, 'Busy Assistant')
+    const changes = []
+    for (let i = 0; i < 90; i++)
+      changes.push(await flow.approvals.request(addTask(grantId, `Errand ${i}`)))
+    await flow.signInFrom(person, changes[0]!.url)
+    const form = approveAllOf((await flow.open(person, `${suite.url}/approvals`)).text)!
+    expect(form.ids).toHaveLength(90)
+    // Beyond 4 KiB: the page's own form is read whole, since the page drew every one of them.
+    expect(new URLSearchParams(form.ids.map((id) => ['id', id])).toString().length).toBeGreaterThan(
+      4096,
+    )
+
+    // A form padded past what the page could send is read no further: 413, nothing decided.
+    const padded = await approveAll(
+      person,
+      [...form.ids, ...form.ids.map((id) => `${id}x`.repeat(3))],
+      form.csrf,
+    )
+    expect(padded.status).toBe(413)
+    expect(await flow.statusOf(changes[0]!.id)).toBe('pending')
+
+    const done = await approveAll(person, form.ids, form.csrf)
+    expect(done.status).toBe(200)
+    expect(done.text).toContain('Approved 90 changes')
+    for (const change of changes) expect(await flow.statusOf(change.id)).toBe('approved')
+  })
+})

@@ -255,8 +255,8 @@ export type Cover = 'all' | 'as shown' | readonly string[]
 export interface PersonChoices {
   consent?: 'Allow' | 'Deny'
   provider?: 'Allow' | 'Deny'
-  /** The coverage page's answer: what to cover (`covers` unless told), or Deny. */
-  cover?: Cover | 'Deny'
+  /** The coverage page's answer: what to cover (`covers` unless told), Deny, or stop there. */
+  cover?: Cover | 'Deny' | 'stop'
 }
 
 /**
@@ -341,6 +341,7 @@ export class Person {
         /\/consent\/[^/?]+\/choose(\?|$)/.test(next.url.slice(this.harness.url.length))
       ) {
         this.seen.push('choice')
+        if (cover === 'stop') return { status: res.status, url: next.url, text }
         next = { method: 'POST', url: next.url, form: coverageAnswer(text, cover) }
         continue
       }

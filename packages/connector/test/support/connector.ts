@@ -44,6 +44,7 @@ type ConnectorOverrides = Partial<Omit<ConnectorConfig, 'upstream'>>
 export {
   AuthorizationFlow,
   AuthorizationStopped,
+  coverageAnswer,
   CookieJar,
   csrfOf,
   firstAnswer,
@@ -241,6 +242,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
         'upstream_credentials',
         'upstream_authorizations',
         'person_sessions',
+        'grant_choices',
       ] as const) {
         const { count } = await db
           .selectFrom(table)

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto'
+import { pino } from 'pino'
 import { expect, it } from 'vitest'
+import { CoverageSeal, onlyThese } from '../../src/auth/coverage.js'
+import { Grants } from '../../src/auth/grants.js'
 import type { Store } from '../../src/store/open.js'
 import { UpstreamCredentials } from '../../src/vault/credentials.js'
 import { SealedValueError } from '../../src/vault/errors.js'
-import { rotateCredentials } from '../../src/vault/rotation.js'
+import { rotateCredentials, rotateSealedValues } from '../../src/vault/rotation.js'
 import { Vault } from '../../src/vault/vault.js'
 import { describeEachEngine } from '../support/engines.js'
 
@@ -102,6 +105,42 @@ describeEachEngine('key rotation', (engine) => {
     expect(JSON.stringify(report)).not.toContain('gone')
     expect(await new UpstreamCredentials(store, newOnly).get('kept')).toMatchObject({
       secret: 'here',
+    })
+  })
+
+  it('re-seals what each grant covers too: it still opens, as the same ids, under the new key alone', async () => {
+    const { store, oldOnly, rotated, newOnly } = await setUp()
+    await new UpstreamCredentials(store, oldOnly, () => 1).put({
+      id: 'c1',
+      subject: 's1',
+      scope: 'tasks',
+      secret: 'token',
+    })
+    const grants = new Grants(store, { revokeAndErase: async () => {} }, pino({ level: 'silent' }))
+    const link = {
+      credentialId: 'c1',
+      account: 's1',
+      clientId: 'client',
+      service: 'tasks' as const,
+    }
+    const chosen = onlyThese(['list-a', 'list-b'], 'list-a')
+    await grants.link(
+      { grantId: 'g-chosen', ...link },
+      new CoverageSeal(oldOnly).seal('g-chosen', chosen),
+    )
+    await grants.link({ grantId: 'g-all', ...link })
+
+    const report = await rotateSealedValues(store, rotated)
+
+    // The credential and one coverage: a grant of every one has nothing sealed.
+    expect(report).toEqual({ resealed: 2, failed: [], remaining: 0 })
+    const stored = (await grants.linkOf('g-chosen'))!.coverage
+    expect(new CoverageSeal(newOnly).open('g-chosen', stored)).toEqual(chosen)
+    expect((await grants.linkOf('g-all'))!.coverage).toBeNull()
+    expect(await rotateSealedValues(store, rotated)).toEqual({
+      resealed: 0,
+      failed: [],
+      remaining: 0,
     })
   })
 })

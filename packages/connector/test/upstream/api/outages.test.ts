@@ -179,18 +179,20 @@ describe('the provider down, then back', () => {
     expect(closed.at).toBeGreaterThan(back)
     expect(breaker.moves.at(-1)).toEqual(closed)
     expect(breaker.moves.filter((m) => m.state === 'closed')).toEqual([closed])
-    // While it was down, every call failed saying when to come back; once the breaker was open,
-    // calls were refused without reaching for the provider.
+    // While it was down, every call failed as unavailable; once the breaker was open, calls were
+    // refused without reaching for the provider, each saying when to come back. (A call that
+    // reached for it, before the opening or as a probe, fails as the provider could not be
+    // reached: the tools say to retry in a few seconds, src/mcp/results.ts.)
     const whileDown = records.filter((r) => r.started > down && r.ended < back)
     expect(whileDown.length).toBeGreaterThanOrEqual(16)
-    for (const { error } of whileDown) {
-      expect(error?.kind).toBe('unavailable')
-      expect(error!.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-      expect(error!.retryAfterSeconds).toBeLessThanOrEqual(5)
-    }
+    for (const { error } of whileDown) expect(error?.kind, error?.message).toBe('unavailable')
     const paused = whileDown.filter((r) => /paused its calls/.test(r.error!.message))
     expect(paused.length).toBeGreaterThan(0)
-    expect(paused.every((r) => r.ended > opened.at)).toBe(true)
+    for (const { error, ended } of paused) {
+      expect(ended).toBeGreaterThan(opened.at)
+      expect(error!.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+      expect(error!.retryAfterSeconds).toBeLessThanOrEqual(pauseMs / 1000)
+    }
     // Once closed, every call succeeds.
     expect(failures(records.filter((r) => r.started > closed.at))).toEqual([])
     expect(api.circuitStates().analytics).toBe('closed')

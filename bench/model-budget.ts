@@ -12,6 +12,7 @@ import { mcpClientWithToken } from '../packages/connector/test/support/mcp-clien
 import {
   defaultQuestions,
   definitionsRead,
+  METADATA_PEOPLE,
   rowPage,
   rowRatio,
   type Assets,
@@ -25,8 +26,9 @@ import { emit } from './stats.js'
 /**
  * The model budget of DESIGN §5.1, in o200k tokens, through the compiled connector and sandbox
  * and the MCP SDK's own client, as the sandbox's standard person: what a model reads of each
- * service's tools, the answers to the first questions a person asks, and full pages of rows
- * against the provider's own JSON. Counts, not times: the suite asserts the same figures
+ * service's tools, the answers to the first questions a person asks (a property's metadata on
+ * each kind of property among them), and full pages of rows against the provider's own JSON.
+ * Counts, not times: the suite asserts the same figures
  * (packages/connector/test/services/model-budget.test.ts).
  */
 
@@ -36,8 +38,8 @@ export async function benchModelBudget(): Promise<void> {
   const clients: Client[] = []
   try {
     const { sandbox, flow } = await startStack(children, dataDir)
-    const connect = async (service: ServiceName) => {
-      const { tokens } = await flow.connect({ service, person: flow.person(STANDARD_PERSON) })
+    const connect = async (service: ServiceName, user: string = STANDARD_PERSON) => {
+      const { tokens } = await flow.connect({ service, person: flow.person(user) })
       const { client } = await mcpClientWithToken(
         flow.resource(service),
         tokens.access_token,
@@ -55,7 +57,8 @@ export async function benchModelBudget(): Promise<void> {
       )
       return sandboxJson<unknown>(path, post(body, token))
     }
-    const assets = await sandboxJson<Assets>(`/_sandbox/users/${STANDARD_PERSON}`)
+    const assetsOf = (user: string) => sandboxJson<Assets>(`/_sandbox/users/${user}`)
+    const assets = await assetsOf(STANDARD_PERSON)
 
     const services: Partial<Record<ServiceName, Client>> = {}
     let longest = 0
@@ -81,6 +84,16 @@ export async function benchModelBudget(): Promise<void> {
       tokensOf(await structured(analytics, 'run_report', defaultQuestions.report(property!))),
       'tokens',
     )
+    // The largest index of the sandbox's three kinds of property (METADATA_PEOPLE's four).
+    let metadata = 0
+    for (const user of METADATA_PEOPLE) {
+      const client = user === STANDARD_PERSON ? analytics : await connect('analytics', user)
+      for (const id of (await assetsOf(user)).properties) {
+        const index = await structured(client, 'get_metadata', defaultQuestions.metadata(id))
+        metadata = Math.max(metadata, tokensOf(index))
+      }
+    }
+    emit('model_tokens_default_metadata', metadata, 'tokens')
     for (const [service, figure] of [
       ['search', 'model_row_ratio_search'],
       ['analytics', 'model_row_ratio_report'],

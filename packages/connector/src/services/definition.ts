@@ -31,6 +31,8 @@ export interface ToolDefinition<
   input: Input
   /** The input fields sent as query parameters. */
   query: readonly string[]
+  /** The input fields the connector reads itself to shape the answer: never sent. */
+  kept: readonly string[]
   /** 'rest': every field not in the path or the query is a field of the JSON body (derived). */
   body: 'rest' | 'none'
   /**
@@ -134,6 +136,8 @@ export type ToolDetail<
   /** Rules across fields, checked once each field is valid. */
   check?: (args: Args<Shape>, ctx: z.RefinementCtx<Args<Shape>>) => void
   query: readonly (keyof Shape & string)[]
+  /** Fields the connector reads itself (a filter of the answer): neither path, query nor body. */
+  kept?: readonly (keyof Shape & string)[]
   output: O
   answer?: AnswerReading<Args<Shape>, A>
   answerWithoutBody?: (args: Args<Shape>) => Record<string, unknown>
@@ -162,11 +166,13 @@ export function defineTool<
   detail: ToolDetail<Row, Shape, O, A>,
 ): ToolDefinition<z.ZodObject<Shape, z.core.$strict>, O> {
   const { service, name, method, path, scope, access } = row
-  const { input, check, query, approval, answer, ...rest } = detail
+  const { input, check, query, kept = [], approval, answer, ...rest } = detail
   const fields = toolInput(name, input)
   const idempotent = access === undefined || IDEMPOTENT_CHANGES.includes(method)
   const inPath = pathParamsOf(path)
-  const sent = Object.keys(input).filter((f) => !inPath.includes(f) && !query.includes(f))
+  const sent = Object.keys(input).filter(
+    (f) => !inPath.includes(f) && !query.includes(f) && !kept.includes(f),
+  )
   return {
     service,
     name,
@@ -177,6 +183,7 @@ export function defineTool<
     ...(answer && { answer: answer as AnswerReading<Args<Shape>> }),
     input: check ? fields.superRefine(check) : fields,
     query,
+    kept,
     // Whatever is neither in the path nor in the query is the JSON body.
     body: sent.length ? 'rest' : 'none',
     scope,

@@ -37,7 +37,8 @@ The MCP listing, the validation of arguments and the approvals are built from th
 - **View**: for hosts that render MCP Apps, the view that draws the result (a chart or ranked
   rows); other hosts read the result alone, which is the same.
 - **Inputs** are flat: path parameters, query parameters and body fields side by side. _Where_ says
-  where each one goes in the upstream call. Every limit is checked before anything is sent.
+  where each one goes in the upstream call (_connector_: nowhere, the connector reads it to shape
+  the answer). Every limit is checked before anything is sent.
 `
 
 /** The whole page, before formatting. */
@@ -137,7 +138,13 @@ function inputs(tool: ToolDefinition): string {
   if (!fields.length) return 'No inputs.'
   const inPath = pathParamsOf(tool.path)
   const where = (field: string) =>
-    inPath.includes(field) ? 'path' : tool.query.includes(field) ? 'query' : 'body'
+    inPath.includes(field)
+      ? 'path'
+      : tool.query.includes(field)
+        ? 'query'
+        : tool.kept.includes(field)
+          ? 'connector'
+          : 'body'
   return table(
     ['Input', 'Where', 'Type', 'Required', 'Limits', 'Description'],
     fields.map(([field, schema]) => [

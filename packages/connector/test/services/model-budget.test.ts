@@ -8,6 +8,7 @@ import { serviceTools } from '../support/service-tools.js'
 import {
   defaultQuestions,
   definitionsRead,
+  METADATA_PEOPLE,
   MODEL_BUDGET,
   rowPage,
   rowRatio,
@@ -19,15 +20,15 @@ import { SERVICE_TOOLS } from '../../src/services/tools.js'
 
 /**
  * DESIGN §5.1's budget, as the model reads it through the real MCP client: the tools' definitions,
- * the first questions a person asks left to the tools' page sizes, and full pages of rows against
- * the provider's own JSON. Token counts are exact (o200k, gpt-tokenizer); nothing here depends
+ * the first questions a person asks left to the tools' page sizes (a property's metadata among
+ * them), and full pages of rows against the provider's own JSON. Token counts are exact (o200k, gpt-tokenizer); nothing here depends
  * on the machine's speed. `npm run bench` prints the same figures.
  */
 
 const suite = connectorForSuite()
 
-async function connected(service: ServiceName) {
-  const person = suite.person(STANDARD_PERSON)
+async function connected(service: ServiceName, user: string = STANDARD_PERSON) {
+  const person = suite.person(user)
   const { tokens } = await suite.connect({ service, person })
   const { client } = await mcpClientWithToken(
     suite.resource(service),
@@ -42,10 +43,14 @@ async function connected(service: ServiceName) {
   return { client, call, person }
 }
 
-async function assets(): Promise<Assets> {
-  const { body } = await suite.sandboxRequest('GET', `/_sandbox/users/${STANDARD_PERSON}`)
+async function assets(user: string = STANDARD_PERSON): Promise<Assets> {
+  const { body } = await suite.sandboxRequest('GET', `/_sandbox/users/${user}`)
   return body
 }
+
+/** The rows of a get_metadata index, dimensions and metrics, whatever their category. */
+const indexRows = (index: Record<string, any>): string[][] =>
+  [index.dimensions, index.metrics].flatMap((groups) => Object.values<string[][]>(groups).flat())
 
 describe('what a model reads, within its budget', () => {
   it('the definitions: each service and all three, and every description within 2 KB', async () => {
@@ -81,6 +86,50 @@ describe('what a model reads, within its budget', () => {
     expect(table.rows).toHaveLength(Math.min(100, table.rowCount))
     expect(table.rowCount).toBeGreaterThan(100)
     expect(table.nextOffset).toBe(100)
+    await client.close()
+  })
+
+  it('"what can I report on": every name of each kind of property, within the budget', async () => {
+    const kinds = new Set<string>()
+    for (const user of METADATA_PEOPLE) {
+      const { client, call } = await connected('analytics', user)
+      for (const property of (await assets(user)).properties) {
+        const index = await call('get_metadata', defaultQuestions.metadata(property))
+        expect(tokensOf(index), property).toBeLessThanOrEqual(MODEL_BUDGET.defaultAnswer)
+        // A real property's size: every one of its names, none left out to fit.
+        expect(indexRows(index).length, property).toBeGreaterThan(450)
+        expect(index.custom.length, property).toBeGreaterThan(0)
+        kinds.add(JSON.stringify(index.custom))
+      }
+      await client.close()
+    }
+    expect(kinds.size).toBe(3)
+  })
+
+  it('entries whole when asked: every page of the largest category, and 50 names, within their bound', async () => {
+    const { client, call } = await connected('analytics')
+    const [property] = (await assets()).properties
+    const index = await call('get_metadata', defaultQuestions.metadata(property!))
+    const [category, rows] = Object.entries<string[][]>(index.dimensions).sort(
+      ([, a], [, b]) => b.length - a.length,
+    )[0]!
+    const paged: string[] = []
+    let offset: number | undefined = 0
+    while (offset !== undefined) {
+      const page = await call('get_metadata', { propertiesId: property, category, offset })
+      expect(tokensOf(page), `${category} from ${offset}`).toBeLessThanOrEqual(
+        MODEL_BUDGET.metadataPage,
+      )
+      for (const entry of page.dimensions) expect(entry.description).toMatch(/\w/)
+      paged.push(...page.dimensions.map((entry: { apiName: string }) => entry.apiName))
+      offset = page.nextOffset
+    }
+    expect(paged).toEqual(rows.map(([apiName]) => apiName))
+
+    const names = rows.slice(0, 50).map(([apiName]) => apiName)
+    const asked = await call('get_metadata', { propertiesId: property, names })
+    expect(asked.dimensions.map((entry: { apiName: string }) => entry.apiName)).toEqual(names)
+    expect(tokensOf(asked)).toBeLessThanOrEqual(MODEL_BUDGET.metadataPage)
     await client.close()
   })
 

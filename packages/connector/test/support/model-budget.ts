@@ -15,13 +15,22 @@ export const MODEL_BUDGET = {
   allDefinitions: 10_000,
   /** Claude Code cuts a tool description at 2 KB. */
   descriptionBytes: 2048,
-  /** A question that leaves the page size to the tool. */
+  /** A question that leaves the page size to the tool; get_metadata without a filter too. */
   defaultAnswer: 5000,
+  /** A filtered get_metadata answer: one page of whole entries, descriptions and all. */
+  metadataPage: 5000,
   /** A page of rows as the tool gives it, over the provider's own JSON of the same page. */
   rowRatio: { search: 0.6, analytics: 0.5 },
 } as const
 
 export const STANDARD_PERSON = 'alice'
+
+/**
+ * The people whose properties get_metadata is measured on: alice's two properties and bob's two
+ * are the sandbox's three kinds of site (a shop, a software product, a publisher), each listing
+ * a real property's metadata with its own custom definitions and key events.
+ */
+export const METADATA_PEOPLE = [STANDARD_PERSON, 'bob'] as const
 
 export const tokensOf = (value: unknown) => countTokens(JSON.stringify(value))
 
@@ -44,7 +53,10 @@ function last28Days() {
 
 const REPORT_METRICS = [{ name: 'activeUsers' }, { name: 'sessions' }, { name: 'engagementRate' }]
 
-/** "My top queries and pages last month", "my traffic by source last month": no page size. */
+/**
+ * "My top queries and pages last month", "my traffic by source last month": no page size; "what
+ * can I report on": a property's metadata, no filter.
+ */
 export const defaultQuestions = {
   search: (siteUrl: string) => ({ siteUrl, ...last28Days(), dimensions: ['query', 'page'] }),
   report: (propertiesId: string) => ({
@@ -53,6 +65,7 @@ export const defaultQuestions = {
     dimensions: [{ name: 'date' }, { name: 'sessionSource' }],
     metrics: REPORT_METRICS,
   }),
+  metadata: (propertiesId: string) => ({ propertiesId }),
 }
 
 /** A person's sites and properties, as the sandbox's control API lists them. */

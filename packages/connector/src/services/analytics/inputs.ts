@@ -53,7 +53,7 @@ export const propertiesId = () =>
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9_]*(:[A-Za-z0-9_]+)?$/
 
-const apiName = (what: string) =>
+export const apiName = (what: string) =>
   z
     .string({
       error: `a ${what} name is a string, such as ${what === 'metric' ? '"sessions"' : '"country"'}`,

@@ -7,6 +7,9 @@ import { filtersOf, type FilterExpression } from './filters.js'
  * the property offers before the report is asked for, and an unknown one is named with the
  * nearest valid names (`"sesions" is not a metric of property 123; did you mean "sessions"?`).
  *
+ * A deprecated name (`deprecatedApiNames`, such as `countryIsoCode` for `countryId`) passes, as the
+ * provider still answers it; the nearest names suggested are current ones only.
+ *
  * The property's names come from its metadata, kept in memory for a few minutes so that a
  * report costs one upstream call when warm. The cache is shared by every grant; it is only ever
  * used to let names through. Before refusing a name on cached metadata, the metadata is read
@@ -17,7 +20,11 @@ import { filtersOf, type FilterExpression } from './filters.js'
 interface PropertyNames {
   dimensions: readonly string[]
   metrics: readonly string[]
+  /** The deprecated names the provider still accepts, by kind. */
+  deprecated?: { dimensions: readonly string[]; metrics: readonly string[] }
 }
+
+type Entry = { apiName?: unknown; deprecatedApiNames?: unknown }
 
 const TTL_MS = 5 * 60_000
 const MAX_PROPERTIES = 500
@@ -25,21 +32,28 @@ const cache = new Map<string, { names: PropertyNames; until: number }>()
 
 async function readNames(provider: ProviderReader, propertiesId: string) {
   const body = (await provider.get('get_metadata', { propertiesId })) as Record<string, unknown>
-  const list = (key: string) =>
-    Array.isArray(body?.[key])
-      ? (body[key] as { apiName?: unknown }[])
-          .map((item) => item?.apiName)
-          .filter((name): name is string => typeof name === 'string')
-      : undefined
-  const dimensions = list('dimensions')
-  const metrics = list('metrics')
+  const entries = (key: string) =>
+    Array.isArray(body?.[key]) ? (body[key] as (Entry | null)[]) : undefined
+  const dimensions = entries('dimensions')
+  const metrics = entries('metrics')
   if (!dimensions || !metrics) return undefined
-  const names = { dimensions, metrics }
+  const names: PropertyNames = {
+    dimensions: strings(dimensions.map((item) => item?.apiName)),
+    metrics: strings(metrics.map((item) => item?.apiName)),
+    deprecated: {
+      dimensions: strings(dimensions.flatMap((item) => listOf(item?.deprecatedApiNames))),
+      metrics: strings(metrics.flatMap((item) => listOf(item?.deprecatedApiNames))),
+    },
+  }
   cache.delete(propertiesId)
   if (cache.size >= MAX_PROPERTIES) cache.delete(cache.keys().next().value!)
   cache.set(propertiesId, { names, until: Date.now() + TTL_MS })
   return names
 }
+
+const strings = (values: unknown[]) =>
+  values.filter((value): value is string => typeof value === 'string')
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
 
 /** For tests: forget what was read. */
 export const forgetMetadata = () => cache.clear()
@@ -83,6 +97,13 @@ export function checkFixedNames(names: PropertyNames, report: NamedFields, what:
   return problems.length ? sentences(problems) : undefined
 }
 
+const KINDS = ['dimensions', 'metrics'] as const
+const KINDS_REVERSED = ['metrics', 'dimensions'] as const
+
+/** Whether a report may use `name` as one of `kind`: a current name or a deprecated one. */
+const accepts = (names: PropertyNames, kind: (typeof KINDS)[number], name: string) =>
+  names[kind].includes(name) || (names.deprecated?.[kind].includes(name) ?? false)
+
 /** Problems as one text: `a; b.`, or `a; b?` when the last one asks. */
 const sentences = (problems: string[]) => {
   const text = problems.join('; ')
@@ -99,12 +120,11 @@ function unknownNames(
   reports.forEach((report, i) => {
     const prefix = prefixes[i] ?? ''
     const check = (name: string, kind: 'dimension' | 'metric', where: string) => {
-      const [own, other] =
-        kind === 'dimension' ? [names.dimensions, names.metrics] : [names.metrics, names.dimensions]
-      if (own.includes(name)) return
+      const [own, other] = kind === 'dimension' ? KINDS : KINDS_REVERSED
+      if (accepts(names, own, name)) return
       let problem = `${prefix}"${name}"${where} is not a ${kind} of ${of}`
-      const near = nearest(name, own)
-      if (other.includes(name))
+      const near = nearest(name, names[own])
+      if (accepts(names, other, name))
         problem += `; it is a ${kind === 'dimension' ? 'metric' : 'dimension'}: ${
           where
             ? `filter it in ${kind === 'dimension' ? 'metricFilter' : 'dimensionFilter'}`

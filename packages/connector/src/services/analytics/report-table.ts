@@ -99,7 +99,7 @@ export function reportTableOf(answer: ReportAnswer, offset?: number): Record<str
 }
 
 /** `TYPE_INTEGER` as `integer`; a type the API left out (unspecified) as `standard`. */
-const metricType = (type: string | undefined) =>
+export const metricType = (type: string | undefined) =>
   type ? type.replace(/^TYPE_/, '').toLowerCase() : 'standard'
 
 function tableRow(row: AnswerRow, metrics: readonly MetricColumn[]): Cell[] {

@@ -68,29 +68,33 @@ export const reports = z
   })
   .describe('Several reports.')
 
+/** What every entry of the metadata has, dimension or metric. */
+const entry = {
+  apiName: z.string().describe('The name to use in reports.'),
+  uiName: z.string().optional(),
+  description: z.string().optional(),
+  deprecatedApiNames: z
+    .array(z.string())
+    .optional()
+    .describe('Older names the provider still accepts for it.'),
+  customDefinition: z.boolean().optional().describe('A custom definition of this property.'),
+  category: z.string().optional(),
+}
+
 export const metadata = z
   .looseObject({
     name: z.string().optional().describe('properties/{propertiesId}/metadata'),
-    dimensions: z
-      .array(
-        z.looseObject({
-          apiName: z.string().describe('The name to use in reports.'),
-          uiName: z.string().optional(),
-          description: z.string().optional(),
-          category: z.string().optional(),
-          customDefinition: z.boolean().optional().describe('A custom dimension of this property.'),
-        }),
-      )
-      .optional(),
+    dimensions: z.array(z.looseObject(entry)).optional(),
     metrics: z
       .array(
         z.looseObject({
-          apiName: z.string().describe('The name to use in reports.'),
-          uiName: z.string().optional(),
-          description: z.string().optional(),
+          ...entry,
           type: z.string().optional(),
           expression: z.string().optional().describe('For a derived metric: how it is computed.'),
-          category: z.string().optional(),
+          blockedReasons: z
+            .array(z.string())
+            .optional()
+            .describe('Why the person may not see its values (NO_COST_METRICS, ...).'),
         }),
       )
       .optional(),

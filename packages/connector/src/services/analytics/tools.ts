@@ -19,6 +19,15 @@ import {
   orderBys,
   propertiesId,
 } from './inputs.js'
+import {
+  category,
+  checkMetadataFilters,
+  entryOffset,
+  METADATA_LIMITS,
+  names,
+  search,
+} from './metadata-inputs.js'
+import { metadataTable, metadataTableOf } from './metadata-table.js'
 import { checkFixedNames, checkNames } from './names.js'
 import { realtimeTable, reportTable, reportTableOf, reportTables } from './report-table.js'
 import { accountSummaries, narrowSummaries, propertyList, propertyListOf } from './properties.js'
@@ -29,8 +38,9 @@ import { ANALYTICS_TABLE } from './table.js'
  * The web-analytics service's tools, each from its row of its table (ANALYTICS_TABLE): all
  * reads. list_properties lists the person's properties (the Admin API's account summaries); the
  * others' inputs and answers are those of the analytics Data API's metadata, runRealtimeReport,
- * runReport and batchRunReports, flat: propertiesId beside the body's fields. Names are checked
- * against the property before a report is run.
+ * runReport and batchRunReports, flat: propertiesId beside the body's fields (get_metadata's
+ * filters, which that API does not take, are the connector's own). Names are checked against the
+ * property before a report is run.
  */
 
 const TABLE =
@@ -99,12 +109,24 @@ export const listProperties = defineTool(ANALYTICS_TABLE.list_properties, {
 export const getMetadata = defineTool(ANALYTICS_TABLE.get_metadata, {
   title: 'List a property’s dimensions and metrics',
   description: [
-    'List the dimensions (attributes such as date, country, pagePath) and metrics (numbers such as activeUsers, sessions, screenPageViews) a property offers for run_report and run_reports, with their descriptions, metric types and the property’s custom definitions (customDefinition: true).',
-    'Use apiName in reports. Realtime reports have their own smaller set (see run_realtime_report).',
+    'List the dimensions (attributes such as date, country, pagePath) and metrics (numbers such as activeUsers, sessions, screenPageViews) a property offers for run_report and run_reports.',
+    'Without a filter: every apiName, as rows by category (uiName only where it says more; each metric’s type), with the property’s custom definitions and the metrics blocked for this person named.',
+    `With names, category or search (together: entries matching all): those entries whole, with description, deprecated names and expression, ${METADATA_LIMITS.page} a page (nextOffset for the next).`,
+    'Use apiName in reports; a deprecated name works too. Realtime reports have their own smaller set (see run_realtime_report).',
   ].join(' '),
-  input: { propertiesId: propertiesId() },
+  input: {
+    propertiesId: propertiesId(),
+    names: names().optional(),
+    category: category().optional(),
+    search: search().optional(),
+    offset: entryOffset().optional(),
+  },
+  check: checkMetadataFilters,
   query: [],
-  output: metadata,
+  // The provider is asked for the whole metadata: the filters are the connector's own.
+  kept: ['names', 'category', 'search', 'offset'],
+  output: metadataTable,
+  answer: { schema: metadata, present: (answer, args) => metadataTableOf(answer, args) },
 })
 
 /** The realtime API's own dimensions and metrics (plus the property's customUser: dimensions). */

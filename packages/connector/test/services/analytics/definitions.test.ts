@@ -43,6 +43,8 @@ const BODY: Record<string, string[]> = {
   run_report: REPORT_FIELDS,
   run_reports: ['requests'],
 }
+/** Inputs the connector reads itself and never sends: get_metadata's filters. */
+const OWN: Record<string, string[]> = { get_metadata: ['names', 'category', 'search', 'offset'] }
 const REQUIRED: Record<string, string[]> = {
   get_metadata: ['propertiesId'],
   run_realtime_report: ['metrics', 'propertiesId'],
@@ -78,9 +80,12 @@ describe('analytics tool definitions', () => {
       const tool = byName(name)
       expect(pathParamsOf(tool.path)).toEqual(['propertiesId'])
       expect(tool.query).toEqual([])
-      const fields = Object.keys(tool.input.shape).filter((f) => f !== 'propertiesId')
-      expect(fields.sort()).toEqual([...BODY[name]!].sort())
-      expect(tool.body).toBe(fields.length ? 'rest' : 'none')
+      const own = OWN[name] ?? []
+      const inputs = Object.keys(tool.input.shape).filter((f) => f !== 'propertiesId')
+      expect(inputs.filter((f) => own.includes(f))).toEqual(own)
+      const sent = inputs.filter((f) => !own.includes(f))
+      expect(sent.sort()).toEqual([...BODY[name]!].sort())
+      expect(tool.body).toBe(sent.length ? 'rest' : 'none')
     },
   )
 
@@ -152,6 +157,10 @@ describe('analytics tool definitions', () => {
     expect(byName('run_realtime_report').description).toMatch(/last 30 minutes/)
     expect(byName('run_realtime_report').description).toMatch(/minutesAgo/)
     expect(byName('run_reports').description).toMatch(/1 to 5 reports/)
+    const metadata = byName('get_metadata').description
+    expect(metadata).toMatch(/Without a filter: every apiName, as rows by category/)
+    expect(metadata).toMatch(/With names, category or search .*50 a page \(nextOffset/)
+    expect(metadata).toMatch(/a deprecated name works too/)
     for (const tool of ANALYTICS_TOOLS)
       expect(Buffer.byteLength(tool.description)).toBeLessThanOrEqual(2048)
   })

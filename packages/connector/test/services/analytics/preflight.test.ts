@@ -92,6 +92,19 @@ describe('analytics preflight: names against the property', () => {
     expect(await check(report(p.properties[0], fields), p.provider)).toMatch(says)
   })
 
+  it('a deprecated name passes, as the provider still answers it; of the other kind, it is moved', async () => {
+    const p = await person()
+    const id = p.properties[0]
+    const fields = {
+      dimensions: [{ name: 'countryIsoCode' }],
+      metrics: [{ name: 'sessions' }, { name: 'itemViews' }],
+    }
+    expect(await check(report(id, fields), p.provider)).toBeUndefined()
+    expect(await check(report(id, { metrics: [{ name: 'countryIsoCode' }] }), p.provider)).toMatch(
+      /"countryIsoCode" is not a metric of property \d+; it is a dimension: move it/,
+    )
+  })
+
   it('filter field names are checked too, each against its kind', async () => {
     const p = await person()
     const problem = await check(

@@ -32,6 +32,24 @@ const sent = (tool: string, propertiesId: string, status = 200) => {
   return `${method} ${suite.providerPath(tool, { propertiesId })} ${status}`
 }
 
+/** The provider's own metadata of a property, at the sandbox's own paths (Google's data too). */
+async function providerMetadata(person: { user: string }, propertiesId: string) {
+  const minted = await suite.sandboxRequest('POST', '/_sandbox/tokens', {
+    json: { user: person.user, scopes: ['analytics.readonly'] },
+  })
+  const answer = await suite.sandboxRequest(
+    'GET',
+    `/analytics/v1/properties/${propertiesId}/metadata`,
+    { token: minted.body.access_token },
+  )
+  expect(answer.status, answer.text).toBe(200)
+  return answer.body as { dimensions: any[]; metrics: any[] }
+}
+
+/** An entry as get_metadata gives it whole: the provider's, its type as tables write it. */
+const whole = (entry: Record<string, any>) =>
+  entry.type ? { ...entry, type: entry.type.replace(/^TYPE_/, '').toLowerCase() } : entry
+
 const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
 
 describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
@@ -63,8 +81,7 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
       'get_metadata',
       await call('get_metadata', { propertiesId: properties[0] }),
     )
-    expect(metadata.name).toBe(`properties/${properties[0]}/metadata`)
-    expect(metadata.dimensions.map((d: any) => d.apiName)).toContain('country')
+    expect(metadata.dimensions.Geography.map(([apiName]: string[]) => apiName)).toContain('country')
 
     const args = {
       propertiesId: properties[0],
@@ -126,6 +143,158 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     expect(sized.totals).toHaveLength(1)
     expect(sized.totals[0].slice(0, 2)).toEqual(['RESERVED_TOTAL', 'RESERVED_TOTAL'])
     expect(typeof sized.totals[0][2]).toBe('number')
+    await client.close()
+  })
+
+  it('get_metadata without a filter: every name, by category, in compact rows', async () => {
+    const { call, properties, client, person } = await analyst(era)
+    const { next } = await upstreamCalls()
+    const index = structured(
+      'get_metadata',
+      await call('get_metadata', { propertiesId: properties[1] }),
+    )
+    expect((await upstreamCalls(next)).calls).toEqual([sent('get_metadata', properties[1])])
+    expect(index.columns).toEqual({
+      dimensions: ['apiName', 'uiName'],
+      metrics: ['apiName', 'type', 'uiName'],
+    })
+    expect(index.more).toMatch(/names .*category or search/)
+    const categories = Object.keys(index.dimensions)
+    expect(categories).toEqual([...categories].sort((a, b) => a.localeCompare(b, 'en')))
+
+    // Row for row the provider's entries, in its order within each category.
+    const provider = await providerMetadata(person, properties[1])
+    const rowOf = (entry: any, ...typed: string[]) => {
+      const respelled =
+        entry.uiName.toLowerCase().replace(/[^a-z0-9]/g, '') ===
+        entry.apiName.toLowerCase().replace(/[^a-z0-9]/g, '')
+      return [entry.apiName, ...typed, ...(respelled ? [] : [entry.uiName])]
+    }
+    const byCategory = (entries: any[], row: (entry: any) => string[]) => {
+      const groups: Record<string, string[][]> = {}
+      for (const entry of entries) (groups[entry.category] ??= []).push(row(entry))
+      return groups
+    }
+    expect(index.dimensions).toEqual(byCategory(provider.dimensions, (d) => rowOf(d)))
+    expect(index.metrics).toEqual(
+      byCategory(provider.metrics, (m) => rowOf(m, m.type.replace(/^TYPE_/, '').toLowerCase())),
+    )
+    expect(index.metrics.Session).toContainEqual(['sessions', 'integer'])
+    expect(index.metrics['Page / Screen']).toContainEqual(['screenPageViews', 'integer', 'Views'])
+
+    // The property's own definitions and the metrics this person cannot see, named.
+    const custom = [...provider.dimensions, ...provider.metrics].filter((e) => e.customDefinition)
+    expect(index.custom).toEqual(custom.map((e) => e.apiName))
+    expect(index.custom).toContain('customUser:membership_tier')
+    expect(index.blocked).toEqual({
+      NO_COST_METRICS: provider.metrics
+        .filter((m) => m.blockedReasons?.includes('NO_COST_METRICS'))
+        .map((m) => m.apiName),
+    })
+    await client.close()
+  })
+
+  it('get_metadata with names: those entries whole, deprecated names too, the unknown ones named', async () => {
+    const { call, properties, client, person } = await analyst(era)
+    const asked = structured(
+      'get_metadata',
+      await call('get_metadata', {
+        propertiesId: properties[0],
+        names: ['sessions', 'countryIsoCode', 'sesions', 'advertiserAdCost'],
+      }),
+    )
+    const provider = await providerMetadata(person, properties[0])
+    const entry = (list: any[], apiName: string) => whole(list.find((e) => e.apiName === apiName))
+    expect(asked).toEqual({
+      matches: 3,
+      notFound: { sesions: ['sessions'] },
+      dimensions: [entry(provider.dimensions, 'countryId')],
+      metrics: [
+        entry(provider.metrics, 'advertiserAdCost'),
+        entry(provider.metrics, 'sessions'),
+      ].sort(
+        (a, b) =>
+          provider.metrics.findIndex((m) => m.apiName === a.apiName) -
+          provider.metrics.findIndex((m) => m.apiName === b.apiName),
+      ),
+    })
+    expect(asked.dimensions[0]).toMatchObject({
+      deprecatedApiNames: ['countryIsoCode'],
+      description: expect.stringMatching(/\w/),
+    })
+    expect(asked.metrics).toContainEqual(
+      expect.objectContaining({ apiName: 'advertiserAdCost', blockedReasons: ['NO_COST_METRICS'] }),
+    )
+    await client.close()
+  })
+
+  it('get_metadata by category and search: the matching entries whole, paged with nextOffset', async () => {
+    const { call, properties, client, person } = await analyst(era)
+    const metadata = (args: Record<string, unknown>) =>
+      call('get_metadata', { propertiesId: properties[0], ...args }).then((result) =>
+        structured('get_metadata', result),
+      )
+    const provider = await providerMetadata(person, properties[0])
+    const traffic = provider.dimensions.filter((d) => d.category === 'Traffic Source').map(whole)
+    expect(traffic.length).toBeGreaterThan(100)
+
+    const first = await metadata({ category: 'traffic source' })
+    expect(first.matches).toBe(traffic.length)
+    expect(first.nextOffset).toBe(50)
+    expect(first.dimensions).toEqual(traffic.slice(0, 50))
+    expect(first.metrics).toEqual([])
+    const pages = [first]
+    while (pages.at(-1)!.nextOffset)
+      pages.push(await metadata({ category: 'Traffic Source', offset: pages.at(-1)!.nextOffset }))
+    expect(pages.flatMap((page) => page.dimensions)).toEqual(traffic)
+
+    // Filters together: entries that match them all.
+    const sessionSources = await metadata({ category: 'Traffic Source', search: 'session SOURCE' })
+    expect(sessionSources.dimensions.map((d: any) => d.apiName)).toContain('sessionSource')
+    for (const d of sessionSources.dimensions)
+      expect(`${d.apiName} ${d.uiName} ${d.description}`.toLowerCase()).toMatch(
+        /^(?=.*session)(?=.*source)/s,
+      )
+    const bounce = await metadata({ search: 'bounce rate' })
+    expect(bounce.metrics.map((m: any) => m.apiName)).toContain('bounceRate')
+
+    // A category the property does not have: none, and the ones it has.
+    const none = await metadata({ category: 'Weather' })
+    expect(none).toMatchObject({ matches: 0, dimensions: [], metrics: [] })
+    expect(none.categories).toEqual(expect.arrayContaining(['Geography', 'Traffic Source']))
+    await client.close()
+  })
+
+  it.each([
+    ['offset alone', { offset: 50 }, /offset pages the entries of names, category or search/],
+    ['no names', { names: [] }, /give at least one name/],
+    ['51 names', { names: Array.from({ length: 51 }, (_, i) => `n${i}`) }, /at most 50 names/],
+    ['a blank search', { search: '  ' }, /search must not be empty/],
+  ])('get_metadata with %s: isError saying what to change, nothing sent', async (_, args, says) => {
+    const { call, properties, client } = await analyst(era)
+    const { next } = await upstreamCalls()
+    const result = await call('get_metadata', { propertiesId: properties[0], ...args })
+    expect(result.isError).toBe(true)
+    expect(text(result)).toMatch(says)
+    expect((await upstreamCalls(next)).calls).toEqual([])
+    await client.close()
+  })
+
+  it('run_report takes a deprecated name, as the provider does', async () => {
+    const { call, properties, client } = await analyst(era)
+    const report = structured(
+      'run_report',
+      await call('run_report', {
+        propertiesId: properties[0],
+        dateRanges: LAST_WEEK,
+        dimensions: [{ name: 'countryIsoCode' }],
+        metrics: [{ name: 'sessions' }, { name: 'itemViews' }],
+        limit: 3,
+      }),
+    )
+    expect(report.dimensions).toEqual(['countryIsoCode'])
+    expect(report.metrics.map((m: { name: string }) => m.name)).toEqual(['sessions', 'itemViews'])
+    expect(report.rows.length).toBeGreaterThan(0)
     await client.close()
   })
 

@@ -13,9 +13,8 @@ import {
 import type { Grants } from '../auth/grants.js'
 import type { InteractionDeps } from '../auth/interaction.js'
 import type { FormTokens } from '../auth/keys.js'
-import type { Offer, Offers } from '../auth/offer.js'
+import type { Offers } from '../auth/offer.js'
 import type { PageStatus } from '../auth/page.js'
-import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import { Connections } from './connections.js'
 import {
@@ -164,16 +163,7 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
     const clientName = (await connections.of(session.subject)).find(
       (one) => one.grantId === link.grantId,
     )!.clientName
-    let read: { offer?: Offer; unavailable?: string }
-    try {
-      read = { offer: await deps.offers.of(link.service, link.credentialId, link.account) }
-    } catch (error) {
-      log.warn({ err: error, service: link.service }, 'could not read what a grant may cover')
-      const { noun, nouns } = SERVICES[link.service].resource
-      read = {
-        unavailable: `Your provider did not list your ${nouns} just now, so you cannot pick some of them here. You can allow every ${noun}, or try again later.`,
-      }
-    }
+    const read = await deps.offers.read(link.service, link.credentialId, link.account)
     const form = (state: Pick<ChoiceForm, 'access' | 'chosen'>): ChoiceForm => {
       const query = c.req.query('q')?.slice(0, 200) || undefined
       const path = coveragePath(link.grantId)

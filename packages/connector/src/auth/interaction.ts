@@ -21,7 +21,7 @@ import {
 import type { Coverage, CoverageSeal } from './coverage.js'
 import { formBound, formFromOwnPage, MAX_FORM_BYTES } from './form-post.js'
 import type { Grants } from './grants.js'
-import type { Offer, Offers } from './offer.js'
+import type { Offer, OfferRead, Offers } from './offer.js'
 import type { FormTokens } from './keys.js'
 import { resourceOf, serviceOfResource } from './resources.js'
 
@@ -293,18 +293,9 @@ export function interactionRoutes(deps: InteractionDeps) {
     return request && choice && { interaction, request, choice }
   }
 
-  /** What the person may choose from, read live; undefined (and why) when the provider cannot say. */
-  async function offerFor(choice: PendingChoice): Promise<{ offer?: Offer; unavailable?: string }> {
-    try {
-      return { offer: await deps.offers.of(choice.service, choice.credentialId, choice.account) }
-    } catch (error) {
-      log.warn({ err: error, service: choice.service }, 'could not read what a grant may cover')
-      const { nouns, noun } = SERVICES[choice.service].resource
-      return {
-        unavailable: `Your provider did not list your ${nouns} just now, so you cannot pick some of them here. You can allow every ${noun}, try again later, or deny.`,
-      }
-    }
-  }
+  /** What the person may choose from, read live; why not, when the provider cannot say. */
+  const offerFor = (choice: PendingChoice) =>
+    deps.offers.read(choice.service, choice.credentialId, choice.account)
 
   app.get('/consent/:uid/choose', async (c) => {
     const under = await choosing(c)
@@ -328,7 +319,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     const under = await choosing(c)
     if (!under) return expired(c)
     const { interaction, request, choice } = under
-    let read: { offer?: Offer; unavailable?: string } | undefined
+    let read: OfferRead | undefined
     const again = async (
       message: string,
       state: Pick<ChoiceForm, 'access' | 'chosen'>,
@@ -395,7 +386,7 @@ export function interactionRoutes(deps: InteractionDeps) {
     c: Context<InteractionEnv>,
     uid: string,
     choice: PendingChoice,
-    read: { offer?: Offer; unavailable?: string },
+    read: OfferRead,
     state: Pick<ChoiceForm, 'access' | 'chosen'>,
   ): ChoiceForm {
     const query = c.req.query('q')?.slice(0, 200) || undefined

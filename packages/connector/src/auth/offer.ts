@@ -3,7 +3,9 @@ import { accountSummaries } from '../services/analytics/properties.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import { sitesList } from '../services/search/resources.js'
 import { taskList, taskListsPage } from '../services/tasks/resources.js'
-import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
+import type { Logger } from 'pino'
+import { SERVICES } from '../services/catalog.js'
+import { UpstreamApiError, type ApiGrant, type UpstreamApi } from '../upstream/index.js'
 import { DEFAULT_LIST } from './coverage.js'
 
 /**
@@ -53,7 +55,12 @@ export interface OfferDeps {
   api: Pick<UpstreamApi, 'call'>
   profile: ProviderProfile
   tokens: CredentialTokens
+  log: Logger
 }
+
+/** What a choice's page shows: the offer, or why the provider could not say. */
+export type OfferRead =
+  { offer: Offer; unavailable?: undefined } | { offer?: undefined; unavailable: string }
 
 const PERMISSIONS: Record<string, string> = {
   siteOwner: 'owner',
@@ -64,6 +71,26 @@ const PERMISSIONS: Record<string, string> = {
 
 export class Offers {
   constructor(private readonly deps: OfferDeps) {}
+
+  /**
+   * The offer for a choice's page; when the provider cannot say, why, in the person's words
+   * (they can still choose every one, or deny).
+   */
+  async read(service: ServiceName, credentialId: string, person: string): Promise<OfferRead> {
+    try {
+      return { offer: await this.of(service, credentialId, person) }
+    } catch (error) {
+      this.deps.log.warn({ err: error, service }, 'could not read what a grant may cover')
+      const { noun, nouns } = SERVICES[service].resource
+      const why =
+        error instanceof UpstreamApiError && error.kind === 'api_disabled'
+          ? `The connector's operator has not enabled the API that lists your ${nouns} at your provider`
+          : `Your provider did not list your ${nouns} just now`
+      return {
+        unavailable: `${why}, so you cannot pick some of them here. You can allow every ${noun}, try again later, or deny.`,
+      }
+    }
+  }
 
   /** What `service`'s grant may cover, for the person whose credential this is. */
   async of(service: ServiceName, credentialId: string, person: string): Promise<Offer> {

@@ -230,7 +230,12 @@ function assemble(
     metrics,
   })
   const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))
-  const offers = new Offers({ api, profile: PROFILES[config.upstream.profile], tokens: upstream })
+  const offers = new Offers({
+    api,
+    profile: PROFILES[config.upstream.profile],
+    tokens: upstream,
+    log: log.child({ component: 'offers' }),
+  })
   const audit = new AuditTrail(store, Date.now, config.auditRetentionDays)
   const approvals = new Approvals({
     store,

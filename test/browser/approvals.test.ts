@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
+import { checkPage, chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import { approvalFlow } from '../../packages/connector/test/approval/flow.js'
 import { approvalLink, textOf } from '../../packages/connector/test/mcp/approval-clients.js'
 import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
@@ -23,9 +21,6 @@ const browserAvailable = realBrowserAvailable('the real-browser tests of the app
 const suite = connectorForSuite()
 const flow = approvalFlow(suite)
 const { seed, upstreamCalls, auditOf, deleteStatus } = taskFixtures(suite)
-
-const SCREENSHOTS = '.tmp/screenshots'
-const WIDTHS = [360, 1280] as const
 
 /** An MCP client that cannot ask the person (2025-11-25): every change arrives as a link. */
 async function assistant(token: string) {
@@ -108,7 +103,6 @@ describe.skipIf(!browserAvailable)('the person’s pages in a real browser (Chro
   }, 120_000)
 
   it('every page of the family: no sideways scrolling at 360 px, no serious or critical axe violation, light and dark', async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true })
     const user = 'browser-axe'
     const person = suite.person(user)
     const { tokens, grantId } = await flow.connected(user, 'Helpful Assistant', person)
@@ -151,26 +145,3 @@ describe.skipIf(!browserAvailable)('the person’s pages in a real browser (Chro
     await a.client.close()
   }, 180_000)
 })
-
-/**
- * The page at each width: kept as a screenshot; its width never beyond the viewport's; axe-core's
- * WCAG 2.x A and AA rules and best practices, with no serious or critical violation.
- */
-async function checkPage(page: Page, name: string, problems: string[]) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 800 })
-    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true })
-    const sideways = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    )
-    if (sideways > 0) problems.push(`${name} at ${width} px scrolls sideways by ${sideways} px`)
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze()
-    for (const violation of results.violations)
-      if (violation.impact === 'serious' || violation.impact === 'critical')
-        problems.push(
-          `${name} at ${width} px: ${violation.id} (${violation.impact}): ${violation.help}`,
-        )
-  }
-}

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import { existsSync, mkdirSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 
 /** Debian's Chromium, driven by playwright-core: no browser is downloaded (no internet here). */
@@ -48,5 +49,35 @@ export function chromiumForSuite(): { readonly browser: Browser } {
       if (!browser) throw new Error('Chromium is not launched yet: use it inside a test')
       return browser
     },
+  }
+}
+
+/** Where the pages' screenshots are kept, for people to look at (never compared by pixel). */
+export const SCREENSHOTS = '.tmp/screenshots'
+/** A phone's width and a desktop's. */
+export const WIDTHS = [360, 1280] as const
+
+/**
+ * The page at each width: kept as a screenshot (`name`-`width`.png); its width never beyond the
+ * viewport's; axe-core's WCAG 2.x A and AA rules and best practices, with no serious or critical
+ * violation. What is wrong is added to `problems`.
+ */
+export async function checkPage(page: Page, name: string, problems: string[]) {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true })
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    if (sideways > 0) problems.push(`${name} at ${width} px scrolls sideways by ${sideways} px`)
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    for (const violation of results.violations)
+      if (violation.impact === 'serious' || violation.impact === 'critical')
+        problems.push(
+          `${name} at ${width} px: ${violation.id} (${violation.impact}): ${violation.help}`,
+        )
   }
 }

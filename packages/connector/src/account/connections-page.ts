@@ -136,7 +136,7 @@ export function coveragePage(
   view: { clientName: string; service: ServiceName; form: ChoiceForm },
   { message, status = 200 }: { message?: string; status?: PageStatus } = {},
 ) {
-  const { title, resource } = SERVICES[view.service]
+  const { resource } = SERVICES[view.service]
   return page(
     c,
     `What ${view.clientName} may use`,
@@ -145,7 +145,7 @@ export function coveragePage(
         ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
         <p class="lead">
           From its next request on, <strong>${view.clientName}</strong> can use only the
-          ${resource.nouns} of your ${title} that you allow here. It does not need to connect again.
+          ${resource.nouns} you allow here. It does not need to connect again.
         </p>
         ${choiceForm(view.form)}
       </section>

@@ -55,7 +55,7 @@ export function choiceForm(form: ChoiceForm): HtmlEscapedString | Promise<HtmlEs
         </p>`
       : ''
   const fold = (offer?.count ?? 0) > MANY && (shown?.length ?? 0) > 1
-  return html`${search}
+  return html`${search} ${found}
     <form method="post" action="${form.action}">
       <input type="hidden" name="csrf" value="${form.csrf}" />
       <fieldset>
@@ -85,8 +85,7 @@ export function choiceForm(form: ChoiceForm): HtmlEscapedString | Promise<HtmlEs
       </fieldset>
       ${
         offer
-          ? html`${found}
-            ${offer.count === 0 ? html`<p class="meta">You have no ${nouns} yet.</p>` : ''}
+          ? html`${offer.count === 0 ? html`<p class="meta">You have no ${nouns} yet.</p>` : ''}
             ${shown!.map((group) => groupOf(group, form, fold))}
             ${
               offer.truncated
@@ -105,13 +104,14 @@ export function choiceForm(form: ChoiceForm): HtmlEscapedString | Promise<HtmlEs
 }
 
 function groupOf(group: OfferedGroup, form: ChoiceForm, fold: boolean) {
+  const { noun, nouns } = SERVICES[form.service].resource
   const options = group.items.map((item) => option(item, form.chosen.has(item.id)))
   if (!group.name)
-    return html`<fieldset class="choices">
-      <legend class="hidden">${SERVICES[form.service].resource.nouns}</legend>
-      ${options}
+    return html`<fieldset>
+      <legend>Your ${nouns}</legend>
+      <div class="choices">${options}</div>
     </fieldset>`
-  const count = `${group.items.length} ${group.items.length === 1 ? SERVICES[form.service].resource.noun : SERVICES[form.service].resource.nouns}`
+  const count = `${group.items.length} ${group.items.length === 1 ? noun : nouns}`
   const open = !fold || group.items.some((item) => form.chosen.has(item.id))
   return html`<details class="group" ${open ? 'open' : ''}>
     <summary>${group.name} <small>· ${count}</small></summary>

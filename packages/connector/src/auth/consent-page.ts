@@ -95,7 +95,7 @@ export function coverageChoicePage(
   form: ChoiceForm,
   { message, status = 200 }: { message?: string; status?: PageStatus } = {},
 ) {
-  const { title, resource } = SERVICES[request.service]
+  const { resource } = SERVICES[request.service]
   return page(
     c,
     `Choose what ${request.clientName} may use`,
@@ -104,7 +104,7 @@ export function coverageChoicePage(
         ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
         <p class="lead">
           You are signed in. <strong>${request.clientName}</strong> can use only the
-          ${resource.nouns} of your ${title} that you allow here.
+          ${resource.nouns} you allow here, and none you add later unless you choose every one.
         </p>
         ${choiceForm(form)}
       </section>

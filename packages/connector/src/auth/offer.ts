@@ -177,7 +177,7 @@ export class Offers {
         const items = (account.propertySummaries ?? []).map((p) => ({
           id: p.property,
           label: p.displayName ?? p.property,
-          detail: p.property.replace(/^properties\//, ''),
+          detail: `ID ${p.property.replace(/^properties\//, '')}`,
         }))
         count += items.length
         if (items.length) groups.push({ name: account.displayName ?? account.account, items })

@@ -75,6 +75,30 @@ button {
 button:hover { filter: brightness(0.93); }
 a:focus-visible, button:focus-visible, summary:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 ul.plain { list-style: none; padding: 0; margin: 0; }
+fieldset { border: 0; padding: 0; margin: 1rem 0 0; min-width: 0; }
+legend { font-weight: 600; padding: 0; margin: 0 0 0.35rem; }
+.hidden {
+  position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;
+}
+.option {
+  display: flex; gap: 0.75rem; align-items: flex-start; min-height: 2.75rem;
+  padding: 0.6rem 0.25rem; border-top: 1px solid var(--line); cursor: pointer;
+}
+legend + .option, .choices > .option:first-of-type { border-top: 0; }
+.option input { flex: none; width: 1.25rem; height: 1.25rem; margin: 0.15rem 0 0; accent-color: var(--accent); }
+.option small { display: block; color: var(--muted); font-size: 0.85rem; }
+.choices { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0 0.75rem; margin: 0; }
+details.group { margin: 0.6rem 0; }
+details.group > summary { font-weight: 600; color: var(--text); min-height: 2.75rem; padding: 0.55rem 0; }
+details.group > summary small { color: var(--muted); font-weight: 400; font-size: 0.9rem; }
+.find { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.75rem 0; }
+.find label { flex-basis: 100%; font-weight: 600; }
+.find input {
+  flex: 1 1 10rem; min-width: 0; min-height: 2.75rem; padding: 0.4rem 0.7rem; font: inherit;
+  color: var(--text); background: var(--card); border: 1px solid var(--line-strong); border-radius: 0.5rem;
+}
+input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 nav { display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; margin-top: 2rem; }
 @media (max-width: 30rem) {
   h1 { font-size: 1.35rem; }

@@ -57,8 +57,18 @@ const sealedIds = z.object({
   defaultList: z.string().optional(),
 })
 
+/**
+ * Opened coverage kept in memory, by the exact sealed value: a change seals anew (a fresh IV), so
+ * a narrowed grant is never answered from here. Bounded by the ids it holds.
+ */
+const OPENED_IDS_KEPT = 100_000
+
 /** The sealing of coverage by the vault, bound to the grant. */
 export class CoverageSeal {
+  /** Sealed value (with its grant) -> opened coverage, oldest first. */
+  readonly #opened = new Map<string, Coverage>()
+  #openedIds = 0
+
   constructor(private readonly vault: Pick<Vault, 'seal' | 'open' | 'keyId'>) {}
 
   seal(grantId: string, coverage: Coverage): StoredCoverage {
@@ -73,16 +83,38 @@ export class CoverageSeal {
     }
   }
 
-  /** The coverage stored for `grantId`; nothing at all when it does not open (fail closed). */
+  /**
+   * The coverage stored for `grantId`; nothing at all when it does not open (fail closed). Every
+   * MCP request opens its grant's: a grant of many ids is opened once, then found by its value
+   * (2,000 ids take some 0.36 ms to open, 50 some 15 µs).
+   */
   open(grantId: string, stored: string | null): Coverage {
     if (stored === null) return EVERY_ONE
+    const key = `${grantId}\n${stored}`
+    const known = this.#opened.get(key)
+    if (known) return known
+    let coverage: Coverage
     try {
       const { ids, defaultList } = sealedIds.parse(
         JSON.parse(this.vault.open(stored, coverageBinding(grantId))),
       )
-      return onlyThese(ids, defaultList)
+      coverage = onlyThese(ids, defaultList)
     } catch {
       return onlyThese([])
+    }
+    this.#keep(key, coverage)
+    return coverage
+  }
+
+  #keep(key: string, coverage: Coverage) {
+    const size = coverage.all ? 0 : coverage.ids.size
+    if (size > OPENED_IDS_KEPT) return
+    this.#opened.set(key, coverage)
+    this.#openedIds += size
+    for (const [oldest, kept] of this.#opened) {
+      if (this.#openedIds <= OPENED_IDS_KEPT) break
+      this.#opened.delete(oldest)
+      this.#openedIds -= kept.all ? 0 : kept.ids.size
     }
   }
 }

@@ -206,3 +206,43 @@ describe('the default list, chosen', () => {
     await assistant.close()
   })
 })
+
+describe('every one, or the ones chosen, as the person adds more', () => {
+  it('a site added later: a grant of every one sees it at once; a grant of chosen ones does not', async () => {
+    const everyOne = await connected('search', () => 'all', '2026-07-28')
+    const chosen = await connected('search', ({ sites }) => [sites[0]!], '2026-07-28')
+    const added = `https://blog.${chosen.user}.example/`
+    for (const { user } of [everyOne, chosen])
+      await suite.sandboxRequest('POST', `/_sandbox/users/${user}/sites`, {
+        json: { siteUrl: added.replace(chosen.user, user) },
+      })
+    const sitesOf = async (p: typeof everyOne) =>
+      ((await p.assistant.call('list_sites', {})).structuredContent as any).siteEntry.map(
+        (s: any) => s.siteUrl,
+      )
+    expect(await sitesOf(everyOne)).toContain(`https://blog.${everyOne.user}.example/`)
+    expect(await sitesOf(chosen)).toEqual([chosen.sites[0]])
+    await refusedUnsent(chosen.assistant, 'search', 'get_site', { siteUrl: added }, added)
+    await Promise.all([everyOne.assistant.close(), chosen.assistant.close()])
+  })
+
+  it('two hundred properties ticked: the choice (over 4 KiB) is read whole, and list_properties shows them all', async () => {
+    const user = `coverage-many-${++people}`
+    for (let i = 1; i <= 200; i++)
+      await suite.sandboxRequest('POST', `/_sandbox/users/${user}/properties`, {
+        json: { displayName: `shop${i}.client.example`, account: 'Client Ltd' },
+      })
+    const { properties } = (await suite.sandboxRequest('GET', `/_sandbox/users/${user}`)).body
+    const ticked = (properties as string[]).slice(2).map((id) => `properties/${id}`)
+    expect(ticked).toHaveLength(200)
+    const person = suite.person(user)
+    person.covers = ticked
+    const { tokens } = await suite.connect({ person, service: 'analytics' })
+    const assistant = await assistantV2(suite.resource('analytics'), tokens.access_token, undefined)
+    const listed = await assistant.call('list_properties', {})
+    const accounts = (listed.structuredContent as any).accounts as any[]
+    expect(accounts.map((a) => a.displayName)).toEqual(['Client Ltd'])
+    expect(accounts[0].properties).toHaveLength(200)
+    await assistant.close()
+  })
+})

@@ -19,6 +19,28 @@ export function elicitationMessage(description: ChangeDescription, mode: AccessM
   return lines.join('\n')
 }
 
+/**
+ * A result that sends the person to a change's page: its words for the model, with the page as a
+ * `resource_link` beside them, which hosts show as a link the person can follow (in the text it is
+ * plain text inside a JSON string).
+ */
+function withPage(result: CallToolResult, url: string, summary: string): CallToolResult {
+  return {
+    ...result,
+    content: [
+      ...result.content,
+      {
+        type: 'resource_link',
+        uri: url,
+        name: 'approval',
+        title: 'Approve or decline this change',
+        description: summary,
+        mimeType: 'text/html',
+      },
+    ],
+  }
+}
+
 /** The change waits on its page: the model passes the link on. */
 export function askedOnPage(
   tool: string,
@@ -32,11 +54,15 @@ export function askedOnPage(
       : before === 'used'
         ? 'The earlier approval of this same call was already used once, so this call needs its own. '
         : ''
-  return failure(
-    `${why}Not done yet: this change needs the person’s approval. ${description.summary} ` +
-      `Ask the person to open ${url} , check the change and press Approve; then call ${tool} again with exactly the same arguments. ` +
-      'That page also lists every other change waiting for them: when you asked for several, give the person this one link, and once they have approved them together, call each again. ' +
-      'Nothing has been changed.',
+  return withPage(
+    failure(
+      `${why}Not done yet: this change needs the person’s approval. ${description.summary} ` +
+        `Ask the person to open ${url} , check the change and press Approve; then call ${tool} again with exactly the same arguments. ` +
+        'That page also lists every other change waiting for them: when you asked for several, give the person this one link, and once they have approved them together, call each again. ' +
+        'Nothing has been changed.',
+    ),
+    url,
+    description.summary,
   )
 }
 
@@ -50,8 +76,12 @@ export const declined = (tool: string, where: 'client' | 'page') =>
  * still waits, and the person can decide it on its page.
  */
 export const notAnsweredInClient = (tool: string, url: string) =>
-  failure(
-    `The approval question was closed without an answer, so this ${tool} call still waits for the person. Nothing was changed. Ask them to open ${url} , where they can approve or decline it (with any other change waiting for them); then call ${tool} again with exactly the same arguments.`,
+  withPage(
+    failure(
+      `The approval question was closed without an answer, so this ${tool} call still waits for the person. Nothing was changed. Ask them to open ${url} , where they can approve or decline it (with any other change waiting for them); then call ${tool} again with exactly the same arguments.`,
+    ),
+    url,
+    `The ${tool} call waiting for the person`,
   )
 
 /**
@@ -85,8 +115,12 @@ export const answerNotForThisCall = (tool: string) =>
   )
 
 export const notApprovedYet = (tool: string, url: string) =>
-  failure(
-    `Not approved yet. Nothing was changed. Ask the person to open ${url} and press Approve; then call ${tool} again with exactly the same arguments.`,
+  withPage(
+    failure(
+      `Not approved yet. Nothing was changed. Ask the person to open ${url} and press Approve; then call ${tool} again with exactly the same arguments.`,
+    ),
+    url,
+    `The ${tool} call waiting for the person`,
   )
 
 export const onlyOnPage = (tool: string) =>

@@ -131,5 +131,9 @@ export function approvalLink(result: CallToolResult): string {
   expect(result.isError, textOf(result)).toBe(true)
   const url = /(https?:\/\/\S+\/approvals\/[A-Za-z0-9_-]{43})/.exec(textOf(result))?.[1]
   if (!url) throw new Error(`no approval link in: ${textOf(result)}`)
+  // The same page as a link the host shows the person, beside the model's words.
+  expect(result.content.filter((item) => item.type === 'resource_link')).toEqual([
+    expect.objectContaining({ type: 'resource_link', uri: url, mimeType: 'text/html' }),
+  ])
   return url
 }

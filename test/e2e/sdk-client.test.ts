@@ -74,7 +74,7 @@ async function runAssistant(user: string, clientMetadataUrl?: string) {
   const [issued] = oauth.savedTokens
   expect(issued).toMatchObject({
     token_type: 'Bearer',
-    expires_in: 600,
+    expires_in: 3600,
     scope: 'tasks.readonly tasks',
   })
   expect(issued!.refresh_token).toBeTruthy()

@@ -9,7 +9,7 @@ import { connectorForSuite } from '../../packages/connector/test/support/connect
 const suite = connectorForSuite()
 
 describe('no-store on token responses', () => {
-  it('the code exchange and the refresh answer with no-store, a bearer token for 10 minutes and a refresh token', async () => {
+  it('the code exchange and the refresh answer with no-store, a bearer token for an hour and a refresh token', async () => {
     const client = await suite.registerClient()
     const pkce = suite.pkce()
     const returned = await suite
@@ -18,7 +18,7 @@ describe('no-store on token responses', () => {
     const res = await suite.exchangeCode(client, returned.searchParams.get('code')!, pkce)
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
-    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 600 })
+    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 })
     expect(res.body.refresh_token).toBeTruthy()
 
     const refreshed = await suite.refresh(client, res.body.refresh_token)

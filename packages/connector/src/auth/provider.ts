@@ -30,8 +30,13 @@ import { countTokens } from './token-metrics.js'
  * protocol is oidc-provider's own, tested upstream.
  */
 
-/** Access tokens are short-lived: revocation cuts them at once anyway (no cache). */
-const ACCESS_TOKEN_TTL_SECONDS = 10 * 60
+/**
+ * An hour, as Google's. Every MCP request reads the token's grant and credential afresh
+ * (access-tokens.ts, nothing cached), so a revocation, an ended grant or a narrowed one holds from
+ * the next request whatever the token's lifetime; an hour keeps a client that never refreshes by
+ * itself working for a session.
+ */
+const ACCESS_TOKEN_TTL_SECONDS = 60 * 60
 /** A refresh token that is not used for this long expires; each rotation starts it again. */
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 /** A grant ends after a year whatever happens: the person connects again. */
@@ -237,6 +242,11 @@ export function createAuthorizationServer({
       requestObjectSigningAlgValues: ['EdDSA', 'ES256', 'RS256', 'PS256'],
     },
     routes: ROUTES,
+    // The connector answers CORS on discovery, registration, token and revocation itself, for
+    // every origin and without credentials (http/cors.ts, server.ts), and oidc-provider's own
+    // CORS steps aside. Were it to run, it would allow every origin as well: its default (a public
+    // client's redirect origins only) is no defence when anyone may register a client.
+    clientBasedCORS: () => true,
     fetch: clientMetadataFetch(config),
     renderError: async (ctx: KoaContextWithOIDC, out: Record<string, string>) => {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value)

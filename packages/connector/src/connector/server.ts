@@ -22,6 +22,7 @@ import {
   createAuthorizationServer,
   DISCOVERY_PATH,
   OAUTH_PATH_PREFIX,
+  ROUTES,
 } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
@@ -34,6 +35,7 @@ import { Vault } from '../vault/vault.js'
 import { DEFAULT_RATE_LIMITS, type ConnectorConfig, type RateLimitName } from '../config/config.js'
 import { localOrigin } from '../config/loopback.js'
 import { closeNow, stopAccepting } from '../http/closing.js'
+import { bearerCorsOnNode } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
 import { EarlyAnswerResponse } from './early-answers.js'
@@ -106,6 +108,21 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
 }
+
+/**
+ * oidc-provider's paths that answer CORS (http/cors.ts): its two metadata documents, registration
+ * (and reading a registration, RFC 7592), the token and revocation endpoints. Not the
+ * authorization endpoint nor anything else that a browser's cookies reach.
+ */
+const CORS_PATHS: ReadonlySet<string> = new Set([
+  AS_METADATA_PATH,
+  DISCOVERY_PATH,
+  ROUTES.registration,
+  ROUTES.token,
+  ROUTES.revocation,
+])
+const servesCors = (path: string) =>
+  CORS_PATHS.has(path) || path.startsWith(`${ROUTES.registration}/`)
 
 /**
  * Opens the store and the vault, builds the authorization server and the HTTP app, and serves
@@ -370,6 +387,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       path === DISCOVERY_PATH ||
       path === AS_METADATA_PATH
     ) {
+      if (servesCors(path) && bearerCorsOnNode(req, res)) return
       // RFC 8414 metadata is the same document as oidc-provider's discovery.
       if (path === AS_METADATA_PATH) req.url = DISCOVERY_PATH + (req.url ?? '').slice(path.length)
       // oidc-provider builds its URLs from the request: make it see the public origin, whatever

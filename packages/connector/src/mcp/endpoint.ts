@@ -5,9 +5,10 @@ import {
   type McpServer,
   type Server,
 } from '@modelcontextprotocol/server'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
+import { bearerCors, bearerCorsInBrowsers } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
@@ -29,9 +30,10 @@ import { ServiceTools } from './tools.js'
 
 /**
  * The MCP endpoints, `/{service}/mcp`, and their protected resource metadata. Each request is
- * checked in this order: Host and Origin (DNS rebinding), the bearer token, the body (read once),
- * the scope of the tools it calls, then the MCP layer (handler.ts). Serving is stateless: no
- * request depends on reaching the replica that served an earlier one.
+ * checked in this order: Host (DNS rebinding), CORS for a browser's request (a preflight is
+ * answered there), the bearer token, the body (read once), the scope of the tools it calls, then
+ * the MCP layer (handler.ts). Serving is stateless: no request depends on reaching the replica
+ * that served an earlier one.
  */
 
 export interface McpEndpointDeps {
@@ -69,9 +71,11 @@ export function mcpRoutes(deps: McpEndpointDeps) {
   const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics)
   const requestState = requestStateCodec(deps.vault)
 
+  const ownHost = refuseForeignHost(allowed)
+
   for (const service of SERVICE_NAMES) {
+    app.use(resourceMetadataPath(service), bearerCors)
     app.get(resourceMetadataPath(service), (c) => {
-      c.header('Access-Control-Allow-Origin', '*')
       c.header('Cache-Control', 'public, max-age=3600')
       return c.json(resourceMetadata(deps.publicUrl, service))
     })
@@ -94,9 +98,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       onerror: (error) => log.warn({ err: error }, 'MCP request refused'),
       serverFor: deps.serverFor,
     })
-    app.all(mcpPath(service), async (c) => {
-      const misdirected = checkHostAndOrigin(c.req.raw, allowed)
-      if (misdirected) return misdirected
+    app.all(mcpPath(service), ownHost, bearerCorsInBrowsers, async (c) => {
       // Every scope of a service includes its read scope: this refuses no valid token.
       const auth = await deps.authenticator.authenticate(c.req.raw, service)
       if (!auth.ok) return auth.response
@@ -206,33 +208,30 @@ async function holdFirstEvent(
 }
 
 /**
- * DNS rebinding protection: the Host must be the connector's public host name, and a browser's
- * Origin, when sent, the connector's own origin. Behind a proxy, the proxy must pass the Host
- * header through.
+ * DNS rebinding protection: the Host must be the connector's public host name, whatever the
+ * Origin. A page that rebinds its own name to the connector's address sends that name as Host,
+ * and is refused here before anything else. A page of another origin that calls the connector by
+ * its own name is not rebinding: it goes on to CORS and the bearer check, which honours nothing
+ * a browser attaches by itself (http/cors.ts). Behind a proxy, the proxy must pass the Host header
+ * through.
  */
-function checkHostAndOrigin(request: Request, allowed: URL): Response | undefined {
-  if (!sameHost(hostnameOfHeader(request.headers.get('host')), allowed)) {
-    return refuse('The Host header does not name this server.')
+function refuseForeignHost(allowed: URL): MiddlewareHandler {
+  return async (c, next) => {
+    if (!sameHost(hostnameOfHeader(c.req.header('host')), allowed)) {
+      return refuse('The Host header does not name this server.')
+    }
+    await next()
   }
-  const origin = request.headers.get('origin')
-  if (
-    origin !== null &&
-    origin !== allowed.origin &&
-    !sameHost(URL.parse(origin)?.hostname, allowed, true)
-  ) {
-    return refuse('Requests from this origin are not allowed.')
-  }
-  return undefined
 }
 
 /**
  * A connector that listens on loopback answers to every loopback name (`localhost` and
  * `127.0.0.1` alike): a rebinding attack can only point a public name at it, and those are refused.
  */
-function sameHost(hostname: string | undefined, allowed: URL, loopbackOnly = false): boolean {
+function sameHost(hostname: string | undefined, allowed: URL): boolean {
   if (!hostname) return false
   if (isLoopbackHostname(allowed.hostname)) return isLoopbackHostname(hostname)
-  return !loopbackOnly && hostname === allowed.hostname
+  return hostname === allowed.hostname
 }
 
 function refuse(message: string): Response {

@@ -253,7 +253,7 @@ export function connectorForSuite(suite: SuiteOptions = {}) {
       return counts
     },
 
-    /** Makes an access token expired, as if its 10 minutes had passed. */
+    /** Makes an access token expired, as if its hour had passed. */
     expireAccessToken(token: string) {
       return harness.editAccessToken(token, (payload) => ({
         ...payload,

@@ -135,6 +135,11 @@ export type ToolDetail<
   input: Shape
   /** Rules across fields, checked once each field is valid. */
   check?: (args: Args<Shape>, ctx: z.RefinementCtx<Args<Shape>>) => void
+  /**
+   * The JSON Schema keywords that say `check`'s rule in the listing, where they can (update_task's
+   * "something to change" is `minProperties`): a form then refuses what the server would.
+   */
+  checkInSchema?: { minProperties: number }
   query: readonly (keyof Shape & string)[]
   /** Fields the connector reads itself (a filter of the answer): neither path, query nor body. */
   kept?: readonly (keyof Shape & string)[]
@@ -166,7 +171,7 @@ export function defineTool<
   detail: ToolDetail<Row, Shape, O, A>,
 ): ToolDefinition<z.ZodObject<Shape, z.core.$strict>, O> {
   const { service, name, method, path, scope, access } = row
-  const { input, check, query, kept = [], approval, answer, ...rest } = detail
+  const { input, check, checkInSchema, query, kept = [], approval, answer, ...rest } = detail
   const fields = toolInput(name, input)
   const idempotent = access === undefined || IDEMPOTENT_CHANGES.includes(method)
   const inPath = pathParamsOf(path)
@@ -181,7 +186,7 @@ export function defineTool<
     ...rest,
     // The answer's type is the definition's own concern: `present` gets what `schema` accepted.
     ...(answer && { answer: answer as AnswerReading<Args<Shape>> }),
-    input: check ? fields.superRefine(check) : fields,
+    input: checked(fields, check, checkInSchema),
     query,
     kept,
     // Whatever is neither in the path nor in the query is the JSON body.
@@ -194,6 +199,17 @@ export function defineTool<
         : { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: idempotent },
     ...(approval && access && { approval: { mode: access, ...approval } }),
   }
+}
+
+/** The input with its rule across fields, and the keywords that show the rule in the listing. */
+function checked<O extends z.ZodObject>(
+  fields: O,
+  check: ((args: z.output<O>, ctx: z.RefinementCtx<z.output<O>>) => void) | undefined,
+  inSchema: Record<string, unknown> | undefined,
+): O {
+  if (!check) return fields
+  const refined = fields.superRefine(check)
+  return inSchema ? refined.meta(inSchema) : refined
 }
 
 const IDEMPOTENT_CHANGES: readonly HttpMethod[] = ['PUT', 'PATCH', 'DELETE']

@@ -1,10 +1,12 @@
 import { z } from 'zod'
-import { objectError } from '../inputs.js'
+import { atMostCharacters, emptyIsNone, objectError } from '../inputs.js'
 
 /**
  * The analytics API's FilterExpression, as a tool input: a tree of andGroup, orGroup and
  * notExpression over single filters. Checked for shape here (one kind per node, the real enums);
  * whether each fieldName is a dimension or a metric of the property is checked in the preflight.
+ * The listing shows it in brief: its description (inputs.ts) says each of these rules and bounds.
+ * An empty optional part (`"andGroup": {}`) is none, as everywhere; emptyFilter's `{}` is a value.
  */
 
 const MATCH_TYPES = [
@@ -23,8 +25,18 @@ const OPERATIONS = [
   'GREATER_THAN_OR_EQUAL',
 ] as const
 
-/** Deeper trees are refused before they are walked: a parser recursing on them overflows. */
-const MAX_FILTER_DEPTH = 10
+/**
+ * The connector's own bounds on a filter, which the API does not state: they bound a request.
+ * Deeper trees are refused before they are walked, as a parser recursing on them overflows; a
+ * name is also compared with the property's names (names.ts), so it stays short.
+ */
+export const FILTER_LIMITS = {
+  depth: 10,
+  expressions: 100,
+  values: 1000,
+  name: 200,
+  text: 1024,
+} as const
 
 /** Exactly one of `fields` is set: the API's oneof. */
 const exactlyOne =
@@ -42,10 +54,17 @@ const exactlyOne =
   }
 
 const WHOLE = 'int64Value must be a whole number, such as 100 or "100"'
-const int64 = z
-  .union([z.number().int({ error: WHOLE }), z.string().regex(/^-?\d{1,18}$/, { error: WHOLE })], {
-    error: WHOLE,
+/** GA4's int64Value: a JSON number, or the digits of any 64-bit integer, as proto3 JSON has it. */
+const INT64 = 2n ** 63n
+const DIGITS = /^-?\d{1,19}$/
+const int64Digits = z
+  .string()
+  .regex(DIGITS, { error: WHOLE })
+  .refine((text) => !DIGITS.test(text) || (BigInt(text) >= -INT64 && BigInt(text) < INT64), {
+    error: 'int64Value is beyond a 64-bit integer',
   })
+const int64 = z
+  .union([z.number().int({ error: WHOLE }), int64Digits], { error: WHOLE })
   .describe('A whole number; a string of digits is accepted too.')
 
 const numericValue = z
@@ -55,6 +74,14 @@ const numericValue = z
   })
   .superRefine(exactlyOne('a value', ['int64Value', 'doubleValue']))
   .describe('{"int64Value": 100} or {"doubleValue": 0.5}.')
+
+/** A value to compare with, within the connector's bound. */
+const text = (schema: z.ZodString) =>
+  atMostCharacters(
+    schema,
+    FILTER_LIMITS.text,
+    `filter values are at most ${FILTER_LIMITS.text} characters`,
+  )
 
 const caseSensitive = z
   .boolean({ error: 'caseSensitive must be true or false' })
@@ -74,45 +101,46 @@ const FILTER_EXAMPLE = '{"fieldName": "country", "stringFilter": {"value": "Fran
 export const filter = z
   .strictObject(
     {
-      fieldName: z
-        .string({ error: 'fieldName is required: the dimension or metric to filter on' })
-        .min(1, { error: 'fieldName must not be empty' })
-        .max(200, { error: 'fieldName is at most 200 characters' })
-        .describe('The dimension (in dimensionFilter) or metric (in metricFilter) to test.'),
-      stringFilter: z
-        .strictObject({
+      fieldName: atMostCharacters(
+        z
+          .string({ error: 'fieldName is required: the dimension or metric to filter on' })
+          .min(1, { error: 'fieldName must not be empty' }),
+        FILTER_LIMITS.name,
+        `fieldName is at most ${FILTER_LIMITS.name} characters`,
+      ).describe('The dimension (in dimensionFilter) or metric (in metricFilter) to test.'),
+      stringFilter: emptyIsNone(
+        z.strictObject({
           matchType: z
             .enum(MATCH_TYPES, { error: `matchType must be one of ${MATCH_TYPES.join(', ')}` })
             .optional()
             .describe('How value matches (default EXACT); the regular expressions are RE2.'),
-          value: z.string({ error: 'stringFilter needs a value (a string)' }).max(1024),
+          value: text(z.string({ error: 'stringFilter needs a value (a string)' })),
           caseSensitive,
-        })
-        .optional()
-        .describe('Dimensions only: compare the value as text.'),
-      inListFilter: z
-        .strictObject({
+        }),
+      ).describe('Dimensions only: compare the value as text.'),
+      inListFilter: emptyIsNone(
+        z.strictObject({
           values: z
-            .array(z.string({ error: 'inListFilter values are strings' }).max(1024))
+            .array(text(z.string({ error: 'inListFilter values are strings' })))
             .min(1, { error: 'inListFilter needs at least one value' })
-            .max(1000),
+            .max(FILTER_LIMITS.values, {
+              error: `inListFilter takes at most ${FILTER_LIMITS.values} values`,
+            }),
           caseSensitive,
-        })
-        .optional()
-        .describe('Dimensions only: the value is one of these.'),
-      numericFilter: z
-        .strictObject({
+        }),
+      ).describe('Dimensions only: the value is one of these.'),
+      numericFilter: emptyIsNone(
+        z.strictObject({
           operation: z
             .enum(OPERATIONS, { error: `operation must be one of ${OPERATIONS.join(', ')}` })
             .describe('The comparison.'),
           value: numericValue,
-        })
-        .optional()
-        .describe('Compare as a number: metrics, or numeric dimensions such as hour.'),
-      betweenFilter: z
-        .strictObject({ fromValue: numericValue, toValue: numericValue })
-        .optional()
-        .describe('From fromValue to toValue, both included.'),
+        }),
+      ).describe('Compare as a number: metrics, or numeric dimensions such as hour.'),
+      betweenFilter: emptyIsNone(
+        z.strictObject({ fromValue: numericValue, toValue: numericValue }),
+      ).describe('From fromValue to toValue, both included.'),
+      // `{}` is this filter's only value, not none.
       emptyFilter: z
         .strictObject({})
         .optional()
@@ -136,7 +164,9 @@ const group = (how: string) =>
       expressions: z
         .array(expression)
         .min(1, { error: `${how} needs at least one expression` })
-        .max(100),
+        .max(FILTER_LIMITS.expressions, {
+          error: `a group holds at most ${FILTER_LIMITS.expressions} expressions`,
+        }),
     })
     .describe(`{"expressions": [...]}: ${how}.`)
 
@@ -144,15 +174,15 @@ const expression: z.ZodType<FilterExpression> = z
   .strictObject(
     {
       get andGroup() {
-        return group('all of them must match').optional()
+        return emptyIsNone(group('all of them must match'))
       },
       get orGroup() {
-        return group('any of them may match').optional()
+        return emptyIsNone(group('any of them may match'))
       },
       get notExpression() {
-        return expression.optional().describe('Matches what this expression does not.')
+        return emptyIsNone(expression).describe('Matches what this expression does not.')
       },
-      filter: filter.optional(),
+      filter: emptyIsNone(filter),
     },
     { error: objectError('a filter expression', `{"filter": ${FILTER_EXAMPLE}}`) },
   )
@@ -163,7 +193,7 @@ const expression: z.ZodType<FilterExpression> = z
 function depthOf(value: unknown): number {
   let deepest = 0
   const stack: [unknown, number][] = [[value, 1]]
-  while (stack.length && deepest <= MAX_FILTER_DEPTH) {
+  while (stack.length && deepest <= FILTER_LIMITS.depth) {
     const [node, depth] = stack.pop()!
     if (typeof node !== 'object' || node === null) continue
     deepest = Math.max(deepest, depth)
@@ -180,10 +210,10 @@ function depthOf(value: unknown): number {
 
 /** A FilterExpression, its depth checked before zod walks it (the value itself is unchanged). */
 export const filterExpression = z.preprocess((value, ctx) => {
-  if (depthOf(value) <= MAX_FILTER_DEPTH) return value
+  if (depthOf(value) <= FILTER_LIMITS.depth) return value
   ctx.addIssue({
     code: 'custom',
-    message: `filter expressions may be nested at most ${MAX_FILTER_DEPTH} levels deep: simplify it`,
+    message: `filter expressions may be nested at most ${FILTER_LIMITS.depth} levels deep: simplify it`,
   })
   return z.NEVER
 }, expression)

@@ -1,14 +1,15 @@
 import { z } from 'zod'
-import { objectError } from '../inputs.js'
+import { atMostCharacters, emptyIsNone, objectError } from '../inputs.js'
 import { inBrief } from '../json-schema.js'
 import { calendarDay } from '../timestamps.js'
-import { filterExpression, filtersOf } from './filters.js'
+import { FILTER_LIMITS, filterExpression, filtersOf } from './filters.js'
 
 /**
  * The pieces of the analytics tools' inputs, with the real API's limits and enums. Every message
  * names what is wrong and what to send instead. Nothing is transformed: what the model sends is
- * what the provider gets. Whether a name is one of the property's dimensions or metrics is not
- * known here: the preflight (names.ts) checks that against the property's metadata.
+ * what the provider gets, but for an empty optional object or list, which is none (emptyIsNone).
+ * Whether a name is one of the property's dimensions or metrics is not known here: the preflight
+ * (names.ts) checks that against the property's metadata.
  */
 
 export const LIMITS = {
@@ -89,9 +90,13 @@ export const metrics = () =>
     .max(LIMITS.metrics, {
       error: `at most ${LIMITS.metrics} metrics in one report: drop some, or run several reports`,
     })
-    .describe('1 to 10 metrics, such as [{"name": "activeUsers"}, {"name": "sessions"}].')
+    .describe(
+      '1 to 10 metrics, each once, such as [{"name": "activeUsers"}, {"name": "sessions"}].',
+    )
 
 const RELATIVE = /^(today|yesterday|(\d{1,5})daysAgo)$/
+/** A date as the listing shows it; that a YYYY-MM-DD is a real day is checked by dateValue. */
+const DATE_TEXT = /^(\d{4}-\d{2}-\d{2}|today|yesterday|\d{1,5}daysAgo)$/
 
 /** Days before today for a relative date, the epoch day for an absolute one. */
 function dateValue(text: string): { relative: boolean; day: number } | undefined {
@@ -115,15 +120,20 @@ const date = (field: string) =>
       error: (issue) =>
         `${field} must be YYYY-MM-DD (a real date, such as 2026-01-31), "today", "yesterday" or "NdaysAgo" (such as "28daysAgo"); got "${String(issue.input).slice(0, 40)}"`,
     })
+    .meta({ pattern: DATE_TEXT.source })
 
-const rangeName = z
-  .string({ error: 'name must be a string' })
-  .max(100)
+const rangeName = atMostCharacters(
+  z.string({ error: 'name must be a string' }),
+  100,
+  'name is at most 100 characters',
+)
   .refine((name) => !name.startsWith('date_range_') && !name.startsWith('RESERVED_'), {
     error: 'name cannot begin with date_range_ or RESERVED_: choose another name',
   })
   .optional()
-  .describe('A name for the range, shown in the dateRange dimension (default date_range_N).')
+  .describe(
+    'A name for the range, shown in the dateRange dimension (default date_range_N); not starting date_range_ or RESERVED_.',
+  )
 
 const dateRange = z
   .strictObject(
@@ -197,27 +207,35 @@ const minuteRange = z
       })
   })
 
+/** None (`[]` too) is the whole last 30 minutes. */
 export const minuteRanges = () =>
   z
     .array(minuteRange, {
       error: 'minuteRanges is a list such as [{"startMinutesAgo": 29, "endMinutesAgo": 0}]',
-    })
-    .min(1, {
-      error: 'give at least one minute range, or leave minuteRanges out for the last 30 minutes',
     })
     .max(LIMITS.minuteRanges, { error: `at most ${LIMITS.minuteRanges} minute ranges` })
     .describe(
       'Up to 2 ranges within the last 30 minutes, such as [{"startMinutesAgo": 29, "endMinutesAgo": 15}]. Default: the whole last 30 minutes.',
     )
 
+/**
+ * A filter expression, shown in brief: its description is its schema, so it says every rule the
+ * input holds it to, GA4's FilterExpression's and the connector's own bounds (filters.ts).
+ */
 export const dimensionFilter = () =>
   inBrief(filterExpression).describe(
-    'Keep only some dimension values, such as {"filter": {"fieldName": "country", "stringFilter": {"value": "France"}}}. A filter has a fieldName and one of stringFilter (matchType EXACT, BEGINS_WITH, ENDS_WITH, CONTAINS, FULL_REGEXP or PARTIAL_REGEXP), inListFilter {"values": [...]}, numericFilter {"operation": "GREATER_THAN", "value": {"int64Value": 5}}, betweenFilter or emptyFilter {}; text matches ignore case unless caseSensitive. Combine with andGroup or orGroup {"expressions": [...]} and notExpression. Dimensions only; the filtered dimension need not be in dimensions.',
+    `Keep only some dimension values: a GA4 FilterExpression, such as {"filter": {"fieldName": "country", "stringFilter": {"value": "France"}}}. An expression is one of filter, andGroup or orGroup {"expressions": [1 to ${FILTER_LIMITS.expressions} expressions]}, or notExpression (an expression); at most ${FILTER_LIMITS.depth} deep. A filter has a fieldName (up to ${FILTER_LIMITS.name} characters) and one of stringFilter {"value", matchType EXACT, BEGINS_WITH, ENDS_WITH, CONTAINS, FULL_REGEXP or PARTIAL_REGEXP}, inListFilter {"values": [1 to ${FILTER_LIMITS.values.toLocaleString('en')}]}, numericFilter {"operation": "GREATER_THAN", "value": {"int64Value": 5}}, betweenFilter {fromValue, toValue} or emptyFilter {}; text values up to ${FILTER_LIMITS.text.toLocaleString('en')} characters; text matches ignore case unless caseSensitive. Dimensions only; the filtered dimension need not be in dimensions.`,
+  )
+
+/** run_realtime_report's: its rules are run_report's, said once, there. */
+export const realtimeDimensionFilter = () =>
+  inBrief(filterExpression).describe(
+    'Keep only some dimension values, as run_report’s dimensionFilter, such as {"filter": {"fieldName": "country", "stringFilter": {"value": "France"}}}.',
   )
 
 export const metricFilter = () =>
   inBrief(filterExpression).describe(
-    'Keep only rows whose metric values pass, tested after adding up (like SQL HAVING), such as {"filter": {"fieldName": "sessions", "numericFilter": {"operation": "GREATER_THAN", "value": {"int64Value": 100}}}}. Metrics only, with numericFilter or betweenFilter.',
+    'Keep only rows whose metric values pass, tested after adding up (like SQL HAVING): an expression as dimensionFilter’s, on metrics, with numericFilter or betweenFilter, such as {"filter": {"fieldName": "sessions", "numericFilter": {"operation": "GREATER_THAN", "value": {"int64Value": 100}}}}.',
   )
 
 const AGGREGATIONS = ['TOTAL', 'MINIMUM', 'MAXIMUM', 'COUNT'] as const
@@ -235,12 +253,11 @@ const ORDER_TYPES = ['ALPHANUMERIC', 'CASE_INSENSITIVE_ALPHANUMERIC', 'NUMERIC']
 const orderBy = z
   .strictObject(
     {
-      metric: z
-        .strictObject({ metricName: z.string({ error: 'metricName is the metric to sort by' }) })
-        .optional()
-        .describe('Sort by a metric of the report: {"metricName": "sessions"}.'),
-      dimension: z
-        .strictObject({
+      metric: emptyIsNone(
+        z.strictObject({ metricName: z.string({ error: 'metricName is the metric to sort by' }) }),
+      ).describe('Sort by a metric of the report: {"metricName": "sessions"}.'),
+      dimension: emptyIsNone(
+        z.strictObject({
           dimensionName: z.string({ error: 'dimensionName is the dimension to sort by' }),
           orderType: z
             .enum(ORDER_TYPES, { error: `orderType must be one of ${ORDER_TYPES.join(', ')}` })
@@ -248,9 +265,8 @@ const orderBy = z
             .describe(
               'ALPHANUMERIC (default), CASE_INSENSITIVE_ALPHANUMERIC, or NUMERIC ("9" before "10").',
             ),
-        })
-        .optional()
-        .describe('Sort by a dimension of the report: {"dimensionName": "date"}.'),
+        }),
+      ).describe('Sort by a dimension of the report: {"dimensionName": "date"}.'),
       desc: z
         .boolean({ error: 'desc must be true or false' })
         .optional()
@@ -274,7 +290,7 @@ export const orderBys = () =>
     })
     .max(20)
     .describe(
-      'How to sort the rows, such as [{"metric": {"metricName": "sessions"}, "desc": true}]; by a metric or dimension of the report. Default: the first metric, largest first.',
+      'How to sort the rows, such as [{"metric": {"metricName": "sessions"}, "desc": true}]; each by one metric or one dimension of the report. Default: the first metric, largest first.',
     )
 
 export const limit = () =>

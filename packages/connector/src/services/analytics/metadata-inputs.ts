@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { atMostCharacters } from '../inputs.js'
 import { apiName, offset } from './inputs.js'
 
 /**
@@ -13,12 +14,12 @@ export const METADATA_LIMITS = {
   text: 100,
 } as const
 
+/** None (`[]` too) is no filter by name. */
 export const names = () =>
   z
     .array(apiName('dimension or metric'), {
       error: 'names is a list of apiNames, such as ["sessions", "country"]',
     })
-    .min(1, { error: 'give at least one name, or leave names out for every name' })
     .max(METADATA_LIMITS.page, {
       error: `at most ${METADATA_LIMITS.page} names in one call: split them over several calls`,
     })
@@ -27,12 +28,13 @@ export const names = () =>
     )
 
 const text = (field: string, example: string) =>
-  z
-    .string({ error: `${field} is a string, such as ${example}` })
-    .regex(/\S/, { error: `${field} must not be empty: leave it out for every name` })
-    .max(METADATA_LIMITS.text, {
-      error: `${field} is at most ${METADATA_LIMITS.text} characters`,
-    })
+  atMostCharacters(
+    z
+      .string({ error: `${field} is a string, such as ${example}` })
+      .regex(/\S/, { error: `${field} must not be empty: leave it out for every name` }),
+    METADATA_LIMITS.text,
+    `${field} is at most ${METADATA_LIMITS.text} characters`,
+  )
 
 export const category = () =>
   text('category', '"Page / Screen"').describe(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../definition.js'
 import { inBrief } from '../json-schema.js'
-import { flag, objectError, pageToken } from '../inputs.js'
+import { emptyIsNone, flag, objectError, pageToken } from '../inputs.js'
 import { filtersOf } from './filters.js'
 import {
   checkReport,
@@ -18,6 +18,7 @@ import {
   offset,
   orderBys,
   propertiesId,
+  realtimeDimensionFilter,
 } from './inputs.js'
 import {
   category,
@@ -57,21 +58,22 @@ const PROPERTY =
 const USERS_ONCE =
   'Users and sessions split by an event dimension (pagePath, eventName) count a user once per row, so rows add up to more than the whole: metricAggregations ["TOTAL"] gives the true total.'
 
-/** The body of one core report: runReport's fields, and each request of run_reports. */
+/**
+ * The body of one core report: runReport's fields, and each request of run_reports. An empty
+ * optional object or list (`"dimensionFilter": {}`, `"orderBys": []`) is none, as forms send it.
+ */
 const reportFields = () => ({
   dateRanges: dateRanges(),
-  dimensions: dimensions()
-    .optional()
-    .describe(
-      'Up to 9, such as [{"name": "date"}, {"name": "country"}]. Omit for one row of totals.',
-    ),
+  dimensions: emptyIsNone(dimensions()).describe(
+    'Up to 9, each once, such as [{"name": "date"}, {"name": "country"}]. Omit for one row of totals.',
+  ),
   metrics: metrics(),
-  dimensionFilter: dimensionFilter().optional(),
-  metricFilter: metricFilter().optional(),
+  dimensionFilter: emptyIsNone(dimensionFilter()),
+  metricFilter: emptyIsNone(metricFilter()),
   offset: offset().optional(),
   limit: limit().default(LIMITS.defaultRows).describe('Rows per call, 1 to 250,000.'),
-  metricAggregations: metricAggregations().optional(),
-  orderBys: orderBys().optional(),
+  metricAggregations: emptyIsNone(metricAggregations()),
+  orderBys: emptyIsNone(orderBys()),
   keepEmptyRows: flag('keepEmptyRows')
     .optional()
     .describe('Keep rows whose metrics are all 0 (default false: left out).'),
@@ -116,7 +118,7 @@ export const getMetadata = defineTool(ANALYTICS_TABLE.get_metadata, {
   ].join(' '),
   input: {
     propertiesId: propertiesId(),
-    names: names().optional(),
+    names: emptyIsNone(names()),
     category: category().optional(),
     search: search().optional(),
     offset: entryOffset().optional(),
@@ -156,26 +158,20 @@ const REALTIME_NAMES = {
  * with its own dimensions, limit and minuteRanges; in this order, which is its JSON Schema's.
  */
 function realtimeFields() {
-  const {
-    metrics,
-    dimensionFilter,
-    metricFilter,
-    metricAggregations,
-    orderBys,
-    returnPropertyQuota,
-  } = reportFields()
+  const { metrics, metricFilter, metricAggregations, orderBys, returnPropertyQuota } =
+    reportFields()
   return {
     propertiesId: propertiesId(),
-    dimensions: dimensions()
-      .optional()
-      .describe('Up to 9, such as [{"name": "minutesAgo"}, {"name": "country"}].'),
+    dimensions: emptyIsNone(dimensions()).describe(
+      'Up to 9, each once, such as [{"name": "minutesAgo"}, {"name": "country"}].',
+    ),
     metrics,
-    dimensionFilter,
+    dimensionFilter: emptyIsNone(realtimeDimensionFilter()),
     metricFilter,
     limit: limit().default(LIMITS.defaultRows).describe('At most this many rows, 1 to 250,000.'),
     metricAggregations,
     orderBys,
-    minuteRanges: minuteRanges().optional(),
+    minuteRanges: emptyIsNone(minuteRanges()),
     returnPropertyQuota,
   }
 }

@@ -1,12 +1,13 @@
 import { z } from 'zod'
-import { listed, requiredString } from '../inputs.js'
+import { atMostCharacters, listed, requiredString } from '../inputs.js'
 import { calendarDay } from '../timestamps.js'
 import { isOnSite, siteCovers, siteUrlProblem, urlProblem } from './sites.js'
 
 /**
  * The pieces the search tools' inputs are made of, with the real API's enums and limits. Every
  * message names the field and says what to send instead. No piece transforms its value: the
- * JSON Schema a model sees is exactly what validates, and the provider gets what was sent.
+ * JSON Schema a model sees is exactly what validates, and the provider gets what was sent (an
+ * empty optional list is none: emptyIsNone, where the tool takes it).
  */
 
 /** The provider's own default page is 1,000 rows, too many for a conversation (DESIGN §5.1). */
@@ -39,20 +40,25 @@ export const oneOf = <T extends string>(field: string, values: readonly [T, ...T
   z.enum(values, { error: `${field} must be one of ${listed(values)}` })
 
 export const siteUrl = () =>
-  requiredString(
-    'siteUrl',
-    'a site from list_sites, such as https://www.example.com/ or sc-domain:example.com',
-  )
-    .max(URL_MAX, { error: `siteUrl must be at most ${URL_MAX} characters` })
-    .superRefine((value, ctx) => {
-      const problem = siteUrlProblem(value)
-      if (problem) ctx.addIssue({ code: 'custom', message: problem })
-    })
+  atMostCharacters(
+    requiredString(
+      'siteUrl',
+      'a site from list_sites, such as https://www.example.com/ or sc-domain:example.com',
+    ),
+    URL_MAX,
+    `siteUrl must be at most ${URL_MAX} characters`,
+  ).superRefine((value, ctx) => {
+    const problem = siteUrlProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 /** A full http(s) URL; whether it is within the site is checked with the site (`onSiteCheck`). */
 export const pageUrl = (field: string, what: string) =>
-  requiredString(field, what)
-    .max(URL_MAX, { error: `${field} must be at most ${URL_MAX} characters` })
+  atMostCharacters(
+    requiredString(field, what),
+    URL_MAX,
+    `${field} must be at most ${URL_MAX} characters`,
+  )
     .superRefine((value, ctx) => {
       const problem = urlProblem(field, value)
       if (problem) ctx.addIssue({ code: 'custom', message: problem })
@@ -104,10 +110,13 @@ export const filter = z
         .describe(
           'equals (the default), notEquals, contains, notContains (these four ignore case), includingRegex or excludingRegex (RE2 syntax, found anywhere in the value; case-sensitive unless the pattern starts with (?i)).',
         ),
-      expression: requiredString('expression', 'the value to compare with')
-        .min(1, { error: 'expression must not be empty: give the value to compare with' })
-        .max(EXPRESSION_MAX, { error: `expression must be at most ${EXPRESSION_MAX} characters` })
-        .describe('The value to compare with (a page as its full URL), or the regular expression.'),
+      expression: atMostCharacters(
+        requiredString('expression', 'the value to compare with').min(1, {
+          error: 'expression must not be empty: give the value to compare with',
+        }),
+        EXPRESSION_MAX,
+        `expression must be at most ${EXPRESSION_MAX} characters`,
+      ).describe('The value to compare with (a page as its full URL), or the regular expression.'),
     },
     {
       error: (issue) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool, narrowList } from '../definition.js'
+import { emptyIsNone } from '../inputs.js'
 import { describeSubmitSitemap } from './describe.js'
 import {
   AGGREGATIONS,
@@ -130,27 +131,27 @@ export const querySearchAnalytics = defineTool(SEARCH_TABLE.query_search_analyti
     endDate: date('endDate').describe(
       'Last day, YYYY-MM-DD (Pacific Time), included; on or after startDate.',
     ),
-    dimensions: z
-      .array(oneOf('dimensions', DIMENSIONS), {
-        error: 'dimensions must be a list of dimension names',
-      })
-      .max(DIMENSIONS.length, { error: 'dimensions can name each dimension once' })
-      .optional()
-      .describe(
-        'Group by these, in this order (each row’s first values follow it); hour needs dataState hourly_all. Omit for totals.',
-      ),
+    dimensions: emptyIsNone(
+      z
+        .array(oneOf('dimensions', DIMENSIONS), {
+          error: 'dimensions must be a list of dimension names',
+        })
+        .max(DIMENSIONS.length, { error: 'dimensions can name each dimension once' }),
+    ).describe(
+      'Group by these, each once, in this order (each row’s first values follow it); hour needs dataState hourly_all. Omit for totals.',
+    ),
     type: oneOf('type', SEARCH_TYPES)
       .optional()
       .describe(
         'Search surface: web (default), image, video, news, discover or googleNews (these two have no queries).',
       ),
-    dimensionFilterGroups: z
-      .array(filterGroup, { error: 'dimensionFilterGroups must be a list of filter groups' })
-      .max(20, { error: 'dimensionFilterGroups holds at most 20 groups' })
-      .optional()
-      .describe(
-        'Filters, as [{"filters":[{"dimension":"query","operator":"contains","expression":"shoes"}]}]; every filter of every group must match.',
-      ),
+    dimensionFilterGroups: emptyIsNone(
+      z
+        .array(filterGroup, { error: 'dimensionFilterGroups must be a list of filter groups' })
+        .max(20, { error: 'dimensionFilterGroups holds at most 20 groups' }),
+    ).describe(
+      'Filters, as [{"filters":[{"dimension":"query","operator":"contains","expression":"shoes"}]}]; every filter of every group must match.',
+    ),
     aggregationType: oneOf('aggregationType', AGGREGATIONS)
       .optional()
       .describe(

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { requiredString } from '../inputs.js'
+import { atMostCharacters, characters, requiredString } from '../inputs.js'
 import { parseTimestamp } from '../timestamps.js'
 
 /**
@@ -16,9 +16,6 @@ export const TASKS_PAGE = { default: 20, max: 100 }
 export const LISTS_PAGE = { default: 1000, max: 1000 }
 /** Not the seed's: ids are short; this only keeps a hostile value off the path. */
 const ID_MAX = 256
-
-/** Length as the seed counts it, in characters (code points), as JSON Schema's maxLength does. */
-export const characters = (text: string) => Array.from(text).length
 
 /** Text of at most `max` characters; `min` 1 refuses an empty value. */
 const text = (field: string, what: string, { min, max }: { min: 0 | 1; max: number }) =>
@@ -37,11 +34,15 @@ const text = (field: string, what: string, { min, max }: { min: 0 | 1; max: numb
 /**
  * An identifier that is one path segment or one query value. `.` and `..` are refused: a URL
  * would read them as "this folder" and "the folder above", sending the call somewhere else.
+ * Neither, nor text with a control character, is an id the provider gives, which is what the
+ * fields' descriptions ask for ("from list_tasks"): refused as not one.
  */
 const identifier = (field: string, what: string, hint: string) =>
-  requiredString(field, what)
-    .min(1, { error: `${field} must not be empty: ${hint}` })
-    .max(ID_MAX, { error: `${field} must be at most ${ID_MAX} characters: ${hint}` })
+  atMostCharacters(
+    requiredString(field, what).min(1, { error: `${field} must not be empty: ${hint}` }),
+    ID_MAX,
+    `${field} must be at most ${ID_MAX} characters: ${hint}`,
+  )
     .refine((value) => value !== '.' && value !== '..', {
       error: `${field} cannot be "." or "..": ${hint}`,
     })
@@ -59,12 +60,19 @@ export const tasklistId = (field = 'tasklist') =>
 export const taskId = (field: string) =>
   identifier(field, 'a task id', 'give a task id from list_tasks or get_task')
 
-/** An RFC 3339 timestamp with a real date and an explicit offset or Z. */
+/**
+ * What JSON Schema's date-time (RFC 3339) admits and Google's timestamps do not: the tools'
+ * descriptions say it, as the listing's keywords cannot.
+ */
+export const TIMESTAMP_RANGE =
+  'Timestamps are RFC 3339 within Google’s range: years 1 to 9999, no leap second, at most 9 decimals.'
+
+/** An RFC 3339 timestamp with a real date and an explicit offset or Z, in Google's range. */
 export const timestamp = (field: string) =>
   requiredString(field, 'an RFC 3339 timestamp')
     .refine((value) => parseTimestamp(value) !== undefined, {
       error: (issue) =>
-        `${field} must be an RFC 3339 timestamp with a real date and a time zone, such as 2026-11-25T00:00:00.000Z; got "${String(issue.input).slice(0, 40)}"`,
+        `${field} must be an RFC 3339 timestamp with a real date and a time zone, in the years 1 to 9999 (no leap second, at most 9 decimals), such as 2026-11-25T00:00:00.000Z; got "${String(issue.input).slice(0, 40)}"`,
     })
     .meta({ format: 'date-time' })
 

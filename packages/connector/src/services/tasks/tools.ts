@@ -17,6 +17,7 @@ import {
   tasklistId,
   taskTitle,
   TASKS_PAGE,
+  TIMESTAMP_RANGE,
   timestamp,
 } from './inputs.js'
 import { flag } from '../inputs.js'
@@ -52,6 +53,7 @@ export const createTask = defineTool(TASK_TABLE.create_task, {
     'It goes first among its siblings, or right after previous (a sibling under the same parent).',
     'parent makes it a subtask: omit it for a top-level task. An assigned task (from a document or chat space) or a repeating task cannot be a parent; assigned tasks cannot be created here.',
     DUE,
+    TIMESTAMP_RANGE,
     'Limits: 20,000 visible tasks per list, 100,000 per person, 2,000 subtasks per task.',
     APPROVED,
   ].join(' '),
@@ -154,6 +156,7 @@ export const listTasks = defineTool(TASK_TABLE.list_tasks, {
     'When the answer has nextPageToken, pass it as pageToken (with the same filters) to get the next page.',
     'By default completed tasks are included, but hidden, deleted and assigned tasks are not: tasks completed in first-party apps (web, mobile) are hidden, so set showHidden too to see them; set showAssigned for tasks assigned from a document or chat space.',
     'A due value is a day at midnight UTC: to find tasks due on 25 Nov 2026, use dueMin 2026-11-25T00:00:00Z and dueMax 2026-11-25T23:59:59Z.',
+    TIMESTAMP_RANGE,
   ].join(' '),
   input: {
     tasklist,
@@ -240,6 +243,7 @@ export const updateTask = defineTool(TASK_TABLE.update_task, {
     'status "completed" marks it done (completed is set to now unless given); "needsAction" reopens it and removes completed.',
     'notes null (or "") removes the notes, due null removes the due day.',
     DUE,
+    TIMESTAMP_RANGE,
     'deleted: false restores a deleted task with the subtasks deleted with it; to delete a task use delete_task.',
     'A task assigned from a document cannot have notes. To change its parent or position use move_task.',
     APPROVED,
@@ -269,6 +273,8 @@ export const updateTask = defineTool(TASK_TABLE.update_task, {
         message: `update_task needs something to change: give at least one of ${CHANGES.join(', ')}`,
       })
   },
+  // tasklist and task, and at least one change: every other field is one.
+  checkInSchema: { minProperties: 3 },
   query: [],
   output: task,
   approval: { describe: describeUpdateTask, existing: 'get_task' },

@@ -237,7 +237,10 @@ describe('analytics tool inputs', () => {
     })
 
     it.each([
-      [{}, /a filter expression needs one of andGroup, orGroup, notExpression, filter/],
+      [
+        { notExpression: {} },
+        /a filter expression needs one of andGroup, orGroup, notExpression, filter/,
+      ],
       [
         { filter: leaf.filter, notExpression: leaf },
         /takes one of .* not notExpression and filter: keep one/,
@@ -283,9 +286,67 @@ describe('analytics tool inputs', () => {
         /inListFilter needs at least one value/,
       ],
       [{ andGroup: { expressions: [] } }, /needs at least one expression/],
+      [
+        {
+          filter: {
+            fieldName: 'hour',
+            numericFilter: { operation: 'EQUAL', value: { int64Value: '9223372036854775808' } },
+          },
+        },
+        /int64Value is beyond a 64-bit integer/,
+      ],
+      [{ filter: { fieldName: 'a'.repeat(201), emptyFilter: {} } }, /at most 200 characters/],
       [{ filter: { stringFilter: { value: 'x' } } }, /fieldName is required/],
     ])('refuses the dimension filter %j', (dimensionFilter, says) => {
       expect(refusal('run_report', { ...REPORT, dimensionFilter })).toMatch(says)
+    })
+
+    it('an empty part of an expression is none; emptyFilter’s {} is a filter', () => {
+      const parsed = tool('run_report').input.parse({
+        ...REPORT,
+        dimensionFilter: {
+          filter: { fieldName: 'pageTitle', emptyFilter: {}, stringFilter: {}, inListFilter: {} },
+          andGroup: {},
+          notExpression: {},
+        },
+      })
+      expect(parsed.dimensionFilter).toEqual({
+        filter: { fieldName: 'pageTitle', emptyFilter: {} },
+      })
+    })
+
+    it('int64Value: any 64-bit integer, as a number or its digits', () => {
+      const between = (fromValue: unknown, toValue: unknown) => ({
+        ...REPORT,
+        dimensionFilter: {
+          filter: {
+            fieldName: 'hour',
+            betweenFilter: {
+              fromValue: { int64Value: fromValue },
+              toValue: { int64Value: toValue },
+            },
+          },
+        },
+      })
+      accepts('run_report', between('-9223372036854775808', '9223372036854775807'))
+      accepts('run_report', between(-9007199254740991, 9007199254740991))
+    })
+
+    it('text up to its bound in characters, emoji counted once', () => {
+      accepts('run_report', {
+        ...REPORT,
+        dimensionFilter: {
+          filter: { fieldName: '😀'.repeat(200), stringFilter: { value: '😀'.repeat(1024) } },
+        },
+      })
+      expect(
+        refusal('run_report', {
+          ...REPORT,
+          dimensionFilter: {
+            filter: { fieldName: 'x', inListFilter: { values: ['😀'.repeat(1025)] } },
+          },
+        }),
+      ).toMatch(/filter values are at most 1024 characters/)
     })
 
     it('metric filters compare numbers', () => {
@@ -310,6 +371,65 @@ describe('analytics tool inputs', () => {
       let ten: unknown = leaf
       for (let i = 1; i < 10; i++) ten = { notExpression: ten }
       accepts('run_report', { ...REPORT, dimensionFilter: ten })
+    })
+  })
+
+  describe('an empty optional object or list is none, as forms and models send it', () => {
+    const realtime = { propertiesId: '1', metrics: [{ name: 'activeUsers' }] }
+    const EMPTY_REPORT = {
+      dimensions: [],
+      dimensionFilter: {},
+      metricFilter: {},
+      metricAggregations: [],
+      orderBys: [],
+    }
+
+    it('run_report, and each request of run_reports: none of them sent', () => {
+      const parsed = tool('run_report').input.parse({ ...REPORT, ...EMPTY_REPORT })
+      expect(parsed).toEqual({ ...REPORT, limit: 100 })
+      const { propertiesId: _, ...request } = REPORT
+      const batch = tool('run_reports').input.parse({
+        propertiesId: '1',
+        requests: [{ ...request, ...EMPTY_REPORT }],
+      })
+      expect(batch).toEqual({ propertiesId: '1', requests: [{ ...request, limit: 100 }] })
+    })
+
+    it('run_realtime_report: minuteRanges [] is the whole last 30 minutes', () => {
+      expect(
+        tool('run_realtime_report').input.parse({ ...realtime, ...EMPTY_REPORT, minuteRanges: [] }),
+      ).toEqual({ ...realtime, limit: 100 })
+    })
+
+    it('get_metadata: names [] is no filter by name, so offset alone is still refused', () => {
+      accepts('get_metadata', { propertiesId: '1' })
+      expect(tool('get_metadata').input.parse({ propertiesId: '1', names: [] })).toEqual({
+        propertiesId: '1',
+      })
+      expect(refusal('get_metadata', { propertiesId: '1', names: [], offset: 50 })).toMatch(
+        /offset pages the entries of names, category or search/,
+      )
+    })
+
+    it('an orderBy’s empty metric or dimension is none: it sorts by the other', () => {
+      const parsed = tool('run_report').input.parse({
+        ...REPORT,
+        orderBys: [{ metric: { metricName: 'sessions' }, dimension: {} }],
+      })
+      expect(parsed.orderBys).toEqual([{ metric: { metricName: 'sessions' } }])
+      expect(refusal('run_report', { ...REPORT, orderBys: [{ metric: {}, desc: true }] })).toMatch(
+        /an orderBy takes one of metric or dimension/,
+      )
+    })
+
+    it('a required list is not optional: metrics [] and dateRanges [] are refused', () => {
+      expect(refusal('run_report', { ...REPORT, metrics: [] })).toMatch(/at least one metric/)
+      expect(refusal('run_report', { ...REPORT, dateRanges: [] })).toMatch(
+        /at least one date range/,
+      )
+      expect(refusal('run_reports', { propertiesId: '1', requests: [] })).toMatch(
+        /at least one report request/,
+      )
     })
   })
 

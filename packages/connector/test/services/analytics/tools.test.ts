@@ -267,7 +267,7 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
 
   it.each([
     ['offset alone', { offset: 50 }, /offset pages the entries of names, category or search/],
-    ['no names', { names: [] }, /give at least one name/],
+    ['no names but an offset', { names: [], offset: 50 }, /offset pages the entries/],
     ['51 names', { names: Array.from({ length: 51 }, (_, i) => `n${i}`) }, /at most 50 names/],
     ['a blank search', { search: '  ' }, /search must not be empty/],
   ])('get_metadata with %s: isError saying what to change, nothing sent', async (_, args, says) => {
@@ -347,6 +347,74 @@ describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
     expect(countries.nextOffset).toBe(3)
     expect(channels.rows).toHaveLength(channels.rowCount - 1)
     expect(channels.nextOffset).toBeUndefined()
+    await client.close()
+  })
+
+  it('run_report with dimensionFilter {} and metricFilter {}, as a form sends them: the report with no filter', async () => {
+    const { call, properties, client } = await analyst(era)
+    const args = {
+      propertiesId: properties[0],
+      dateRanges: LAST_WEEK,
+      dimensions: [{ name: 'country' }],
+      metrics: [{ name: 'sessions' }],
+    }
+    const plain = structured('run_report', await call('run_report', args))
+    const { next } = await upstreamCalls()
+    const emptied = structured(
+      'run_report',
+      await call('run_report', {
+        ...args,
+        dimensionFilter: {},
+        metricFilter: {},
+        orderBys: [],
+        metricAggregations: [],
+      }),
+    )
+    expect(emptied).toEqual(plain)
+    expect(emptied.rowCount).toBeGreaterThan(1)
+    expect((await upstreamCalls(next)).calls).toEqual([sent('run_report', properties[0])])
+    // A filter that is one still filters.
+    const france = structured(
+      'run_report',
+      await call('run_report', {
+        ...args,
+        dimensionFilter: { filter: { fieldName: 'country', stringFilter: { value: 'France' } } },
+      }),
+    )
+    expect(france.rows.map(([country]: string[]) => country)).toEqual(['France'])
+    await client.close()
+  })
+
+  it('run_realtime_report with minuteRanges []: the whole last 30 minutes', async () => {
+    const { call, properties, client } = await analyst(era)
+    const args = {
+      propertiesId: properties[1],
+      dimensions: [{ name: 'minutesAgo' }],
+      metrics: [{ name: 'activeUsers' }],
+      orderBys: [{ dimension: { dimensionName: 'minutesAgo' } }],
+    }
+    const minutes = (table: Record<string, any>) => table.rows.map(([minute]: string[]) => minute)
+    const last30 = Array.from({ length: 30 }, (_, i) => String(i).padStart(2, '0'))
+    const emptied = structured(
+      'run_realtime_report',
+      await call('run_realtime_report', { ...args, minuteRanges: [], dimensionFilter: {} }),
+    )
+    expect(minutes(emptied)).toEqual(last30)
+    const plain = structured('run_realtime_report', await call('run_realtime_report', args))
+    expect(minutes(plain)).toEqual(last30)
+    await client.close()
+  })
+
+  it('get_metadata with names []: the index of every name, as without a filter', async () => {
+    const { call, properties, client } = await analyst(era)
+    const index = structured(
+      'get_metadata',
+      await call('get_metadata', { propertiesId: properties[0], names: [] }),
+    )
+    expect(index.columns).toEqual({
+      dimensions: ['apiName', 'uiName'],
+      metrics: ['apiName', 'type', 'uiName'],
+    })
     await client.close()
   })
 

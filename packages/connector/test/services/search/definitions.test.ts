@@ -403,6 +403,27 @@ describe('search tool inputs: refused before anything is sent, saying what to ch
     })
   })
 
+  it('query_search_analytics: dimensions [] and dimensionFilterGroups [] are none, as forms send them', () => {
+    const query = tool('query_search_analytics').input
+    expect(query.parse({ ...RANGE, dimensions: [], dimensionFilterGroups: [] })).toEqual(
+      query.parse(RANGE),
+    )
+    expect(query.parse(RANGE)).toEqual({ ...RANGE, rowLimit: 100 })
+  })
+
+  it('lengths in characters, as the listing’s maxLength counts them: an emoji is one', () => {
+    const filter = (expression: string) => ({
+      ...RANGE,
+      dimensionFilterGroups: [{ filters: [{ dimension: 'query', expression }] }],
+    })
+    expect(tool('query_search_analytics').input.safeParse(filter('😀'.repeat(4096))).success).toBe(
+      true,
+    )
+    expect(refusal('query_search_analytics', filter('😀'.repeat(4097)))).toMatch(
+      /expression must be at most 4096 characters/,
+    )
+  })
+
   it('submit_sitemap: a bodiless answer stands for the submission, and fits the output schema', () => {
     const submit = tool('submit_sitemap')
     const args = { siteUrl: SITE, feedpath: `${SITE}sitemap.xml` }

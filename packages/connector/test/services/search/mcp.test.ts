@@ -96,6 +96,21 @@ describe.each(ERAS)('the search tools, protocol %s', (era) => {
     await client.close()
   })
 
+  it('query_search_analytics with dimensions [] and dimensionFilterGroups [], as a form sends them: the totals', async () => {
+    const { client, call, site } = await newPerson(era)
+    const today = pacificNow().day
+    const range = { siteUrl: site, startDate: isoDay(today - 30), endDate: isoDay(today - 3) }
+    const totals = structured('query_search_analytics', await call('query_search_analytics', range))
+    const emptied = structured(
+      'query_search_analytics',
+      await call('query_search_analytics', { ...range, dimensions: [], dimensionFilterGroups: [] }),
+    )
+    expect(emptied).toEqual(totals)
+    expect(emptied.dimensions).toEqual([])
+    expect(emptied.rows).toHaveLength(1)
+    await client.close()
+  })
+
   it('query_search_analytics: a table of the provider’s rows, rounded, paged with nextStartRow', async () => {
     const { client, call, site, person } = await newPerson(era)
     const today = pacificNow().day

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 import { timestamp } from '../../../src/services/tasks/inputs.js'
+import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
 import { upstreamRequest } from '../tool-calls.js'
 
@@ -145,6 +146,31 @@ describe('task tool inputs', () => {
       'pageToken',
       /leave it out for the first page/,
     )
+  })
+
+  it('what the listing states, the inputs hold to: Google’s timestamps, a change, ids in characters', () => {
+    // JSON Schema's date-time admits these; Google's timestamps do not, as the tools say.
+    for (const tool of ['create_task', 'list_tasks', 'update_task'])
+      expect(TASK_TOOLS.find((t) => t.name === tool)!.description).toContain(
+        'years 1 to 9999, no leap second, at most 9 decimals',
+      )
+    for (const due of [
+      '0000-06-01T00:00:00Z',
+      '2026-06-30T23:59:60Z',
+      '2026-11-25T00:00:00.1234567891Z',
+    ])
+      expectRefused('create_task', { tasklist: 'l', title: 'x', due }, 'due', /years 1 to 9999/)
+    // update_task: tasklist and task and at least one change, which the listing says.
+    expect(toolJsonSchema(tool('update_task').input, 'input')).toMatchObject({ minProperties: 3 })
+    expectRefused('update_task', { tasklist: 'l', task: 't' }, 'update_task', /something to change/)
+    expect(
+      tool('update_task').input.safeParse({ tasklist: 'l', task: 't', notes: null }).success,
+    ).toBe(true)
+    // 256 characters, as maxLength counts them, whatever their UTF-16 length.
+    expect(
+      tool('get_task').input.safeParse({ tasklist: '😀'.repeat(256), task: 't' }).success,
+    ).toBe(true)
+    expectRefused('get_task', { tasklist: '😀'.repeat(257), task: 't' }, 'tasklist', /at most 256/)
   })
 
   it('refuse what is not an RFC 3339 timestamp with a real date, showing an example', () => {

@@ -13,10 +13,10 @@ import { replicasForSuite } from '../../packages/connector/test/support/replicas
 
 /**
  * Two connector processes on one PostgreSQL, every request - the assistant's, the browser's, the
- * provider's redirects back - handed to the other replica than the one before (DESIGN §5: no
- * request may depend on reaching the same replica as an earlier one). The whole life of a
- * connection runs through them: authorization, reads, changes asked about in the client and on
- * the page, a decline, and the disconnect.
+ * provider's redirects back - handed to the other replica than the one before: no request may
+ * depend on reaching the same replica as an earlier one (docs/architecture.md). The whole life of a
+ * connection runs through them: authorization, reads, changes asked about in the client (in both
+ * protocol revisions) and on the page, a decline, and the disconnect.
  */
 
 describeOnPostgres('two replicas, alternating every request', (engine) => {
@@ -54,6 +54,24 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     expect(textOf(declined)).toMatch(/declined/)
     expect((await upstreamCalls(next)).writes).toEqual([])
 
+    // 2025-11-25, asked in the client: the question goes out on one replica's stream, the
+    // answer is POSTed to the other, and reaches the asking request through PostgreSQL.
+    const asked: string[] = []
+    const answering = await assistantV1(tasksMcp(), token, (params) => {
+      asked.push(params.message)
+      replicas.pin(1)
+      return { action: 'accept', content: { approve: true } }
+    })
+    replicas.pin(0)
+    const renamed = await answering.call('update_task', {
+      tasklist,
+      task: ids[0],
+      title: 'Renamed across replicas',
+    })
+    expect(renamed.isError ?? false, textOf(renamed)).toBe(false)
+    expect(asked).toEqual([expect.stringMatching(/Renamed across replicas/)])
+    replicas.pin(undefined)
+
     // 2025-11-25, through the page: link from one replica, page and sign-in across both, retry.
     const legacy = await assistantV1(tasksMcp(), token)
     const args = { tasklist, task: ids[1] }
@@ -73,7 +91,7 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     )
     expect(tasks.body.items.map((t: any) => t.title).sort()).toEqual([
       'Made across replicas',
-      'Task 1',
+      'Renamed across replicas',
     ])
 
     // The assistant disconnects; no replica accepts the token after that.
@@ -84,7 +102,7 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     // Both replicas did their share.
     expect(Math.min(...replicas.served)).toBeGreaterThan(10)
     expect(Math.abs(replicas.served[0]! - replicas.served[1]!)).toBeLessThanOrEqual(1)
-    await Promise.all([modern.close(), refusing.close(), legacy.close()])
+    await Promise.all([modern.close(), refusing.close(), answering.close(), legacy.close()])
   }, 60_000)
 
   it('a grant narrowed on one replica is held by the other from the next call, with the same token', async () => {

@@ -25,6 +25,7 @@ import {
   ROUTES,
 } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
+import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/engine.js'
@@ -52,6 +53,8 @@ export interface ConnectorOptions {
   breaker?: BreakerOptions
   /** How long closing waits for the requests in flight (tests; DRAIN_DEADLINE_MS otherwise). */
   drainDeadlineMs?: number
+  /** How long a question asked in a 2025-11-25 client waits (tests; ANSWER_WAIT_MS otherwise). */
+  answerWaitMs?: number
 }
 
 /**
@@ -170,7 +173,7 @@ export async function startConnector(
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
     })
     const parts = assemble(settled, store, vault, log, options, metrics)
-    handle = dispatcher(parts, inFlight)
+    handle = dispatcher(parts, inFlight, options)
     log.info(
       { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
       'connector ready',
@@ -281,7 +284,7 @@ function assemble(
   }
 }
 
-function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
+function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: ConnectorOptions) {
   const { config, provider, log } = parts
   const limits = rateLimiters(parts)
   const app = new Hono()
@@ -343,6 +346,8 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight) {
       approvals: parts.approvals,
       audit: parts.audit,
       vault: parts.vault,
+      answers: parts.store.channel(ANSWERS_CHANNEL),
+      answerWaitMs: options.answerWaitMs,
       toolCallLimit: limits.toolCall,
       metrics: parts.metrics,
       log: log.child({ component: 'mcp' }),

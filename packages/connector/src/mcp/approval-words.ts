@@ -78,7 +78,7 @@ export const declined = (tool: string, where: 'client' | 'page') =>
 export const notAnsweredInClient = (tool: string, url: string) =>
   withPage(
     failure(
-      `The approval question was closed without an answer, so this ${tool} call still waits for the person. Nothing was changed. Ask them to open ${url} , where they can approve or decline it (with any other change waiting for them); then call ${tool} again with exactly the same arguments.`,
+      `The approval question got no answer in the assistant, so this ${tool} call still waits for the person. Nothing was changed. Ask them to open ${url} , where they can approve or decline it (with any other change waiting for them); then call ${tool} again with exactly the same arguments.`,
     ),
     url,
     `The ${tool} call waiting for the person`,

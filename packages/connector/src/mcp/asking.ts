@@ -9,16 +9,19 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Vault } from '../vault/vault.js'
 import { grantOf } from './grant-access.js'
+import type { LegacySession } from './legacy-sessions.js'
 
 /**
  * Whether, and how, the person can be asked in their assistant's own interface during one
  * `tools/call` (DESIGN §5, "Approval of mutating calls", step 2).
  *
- * Only a 2026-07-28 request can ask: its multi round-trip input request is answered by a retry
- * of the same call, carrying the answer and the state we handed out, and that retry may land on
- * any replica. A 2025-11-25 request could ask only through `elicitation/create` on the stream of
- * the call, whose answer comes back in another POST, to whichever replica: it cannot ask, and
- * the approval page is used instead.
+ * A 2026-07-28 request asks with a multi round-trip input request, answered by a retry of the
+ * same call carrying the answer and the state we handed out; that retry may land on any replica.
+ * A 2025-11-25 request asks when its client's session says it can answer (legacy-sessions.ts):
+ * the SDK's shim turns the same input request into `elicitation/create` on the stream of the
+ * call, whose answer the client POSTs to whichever replica and which is routed back to this one
+ * (legacy-questions.ts); the shim then runs the handler again with the answer, as a retry would.
+ * Other 2025-11-25 clients cannot be asked: the approval page is used instead.
  *
  * The state handed to the client names the approval the question is about. It is signed (the
  * SDK's HMAC codec, keyed from the vault so every replica verifies it) and bound to the grant: a
@@ -56,24 +59,36 @@ export function requestStateCodec(vault: Vault): RequestStateCodec<AskedState> {
   })
 }
 
-/** The request's way to ask the person, or undefined when it has none (2025-11-25). */
+/**
+ * The request's way to ask the person: from its 2026-07-28 envelope, or from its 2025-11-25
+ * client's `session`; undefined when it has neither.
+ */
 export function clientAsking(
   ctx: ServerContext,
   codec: RequestStateCodec<AskedState>,
+  session?: Pick<LegacySession, 'form' | 'url'>,
 ): ClientAsking | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
-  if (!envelope) return undefined
-  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
-  const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
+  const declared = envelope ? askedBy(envelope) : session
+  if (!declared) return undefined
   const state = ctx.mcpReq.requestState<AskedState>()
   return {
-    // An empty `elicitation: {}` is the form mode of earlier revisions.
-    form: elicitation !== undefined && (elicitation.form !== undefined || !elicitation.url),
-    url: elicitation?.url !== undefined,
+    ...declared,
     answered:
       state && typeof state === 'object'
         ? { state, answer: inputResponse(ctx.mcpReq.inputResponses, APPROVAL_QUESTION) }
         : undefined,
     mint: (payload) => codec.mint(payload, ctx),
+  }
+}
+
+/** What a 2026-07-28 request's client says it can answer. */
+function askedBy(envelope: Record<string, unknown>): { form: boolean; url: boolean } {
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+  const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
+  return {
+    // An empty `elicitation: {}` is the form mode of earlier revisions.
+    form: elicitation !== undefined && (elicitation.form !== undefined || !elicitation.url),
+    url: elicitation?.url !== undefined,
   }
 }

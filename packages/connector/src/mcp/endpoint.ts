@@ -2,6 +2,7 @@ import { CONNECTIONS_PATH } from '../account/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
+  type ClientCapabilities,
   type McpServer,
   type Server,
 } from '@modelcontextprotocol/server'
@@ -18,12 +19,15 @@ import { SERVICE_TOOLS } from '../services/tools.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import type { Approvals } from '../approval/gate.js'
+import type { Channel } from '../store/open.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
 import { serviceHandler } from './handler.js'
+import { LegacyQuestions, type Answer } from './legacy-questions.js'
+import { LegacySessions } from './legacy-sessions.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
 import { ServiceViews } from './views.js'
 import { ServiceTools } from './tools.js'
@@ -45,8 +49,15 @@ export interface McpEndpointDeps {
   /** The approval gate every change goes through, and the trail of changes sent. */
   approvals: Approvals
   audit: Pick<AuditTrail, 'record'>
-  /** Keys the state handed to clients with a question. */
+  /** Keys the state handed to clients with a question, and 2025-11-25 clients' sessions. */
   vault: Vault
+  /**
+   * The channel between replicas that carries a 2025-11-25 client's answer to the replica that
+   * asked (legacy-questions.ts). Unset, such clients are sent to the approval page (tests).
+   */
+  answers?: Channel
+  /** How long such a question waits for its answer (tests; ANSWER_WAIT_MS otherwise). */
+  answerWaitMs?: number
   /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
   toolCallLimit?: RateLimiter
   /** Where tool calls and approvals asked are counted (src/metrics). */
@@ -70,6 +81,14 @@ export function mcpRoutes(deps: McpEndpointDeps) {
   const metrics = deps.metrics ?? new Metrics()
   const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics)
   const requestState = requestStateCodec(deps.vault)
+  const legacy = deps.answers && {
+    sessions: new LegacySessions(deps.vault),
+    questions: new LegacyQuestions(
+      deps.answers,
+      deps.log.child({ component: 'answers' }),
+      deps.answerWaitMs,
+    ),
+  }
 
   const ownHost = refuseForeignHost(allowed)
 
@@ -97,6 +116,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       requestState,
       onerror: (error) => log.warn({ err: error }, 'MCP request refused'),
       serverFor: deps.serverFor,
+      legacy,
     })
     app.all(mcpPath(service), ownHost, bearerCorsInBrowsers, async (c) => {
       // Every scope of a service includes its read scope: this refuses no valid token.
@@ -110,6 +130,14 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       )
       if (missing !== undefined) return deps.authenticator.insufficientScope(service, missing)
       const { grant } = auth
+      // A 2025-11-25 client's answers to questions asked in its own interface: to the request
+      // that asked them, on whichever replica.
+      const answers = legacy && answersIn(body.parsed)
+      if (answers) {
+        const session = legacy.sessions.read(c.req.header('mcp-session-id'), grant.link.grantId)
+        if (session) await legacy.questions.answer(session.key, answers)
+        return new Response(null, { status: 202 })
+      }
       const response = await handler.fetch(body.request, {
         authInfo: { ...auth.authInfo, extra: { grant } },
         parsedBody: body.parsed,
@@ -118,6 +146,10 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       // the answer says so with a 401 rather than a tool error.
       const ended = () => deps.authenticator.grantEnded(service, grant.revoked!.message)
       if (grant.revoked) return ended()
+      if (legacy && response.ok) {
+        const session = legacy.sessions.mint(grant.link.grantId, declaredAtInitialize(body.parsed))
+        if (session) response.headers.set('Mcp-Session-Id', session)
+      }
       return holdFirstEvent(response, () => grant.revoked !== undefined, ended)
     })
   }
@@ -125,6 +157,28 @@ export function mcpRoutes(deps: McpEndpointDeps) {
 }
 
 type ReadBody = { request: Request; parsed?: unknown } | { refused: Response }
+
+/** The JSON-RPC responses a body holds, when it holds nothing else: a client's answers. */
+function answersIn(body: unknown): Answer[] | undefined {
+  const messages = Array.isArray(body) ? body : [body]
+  const answers = messages.filter(
+    (m): m is Answer =>
+      typeof m === 'object' &&
+      m !== null &&
+      !('method' in m) &&
+      'id' in m &&
+      ('result' in m || 'error' in m),
+  )
+  return answers.length && answers.length === messages.length ? answers : undefined
+}
+
+/** What a 2025-11-25 client declared it can do, in its `initialize`; undefined for any other body. */
+function declaredAtInitialize(body: unknown): ClientCapabilities | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+  const { method, params } = body as { method?: unknown; params?: { capabilities?: unknown } }
+  if (method !== 'initialize' || typeof params?.capabilities !== 'object') return undefined
+  return params.capabilities as ClientCapabilities
+}
 
 /**
  * A JSON POST's body, read once (the SDK would otherwise read it from a clone of the request):

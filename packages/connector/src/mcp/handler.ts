@@ -2,13 +2,16 @@ import {
   createMcpHandler,
   Server,
   type McpHttpHandler,
+  type McpRequestContext,
   type McpServer,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { clientAsking, type AskedState } from './asking.js'
-import { grantOf } from './grant-access.js'
+import { grantOf, type ToolGrant } from './grant-access.js'
+import { QUESTIONS_PER_REQUEST, type LegacyQuestions } from './legacy-questions.js'
+import type { LegacySession, LegacySessions } from './legacy-sessions.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
 import type { ServiceViews } from './views.js'
 
@@ -45,6 +48,12 @@ export interface ServiceHandlerOptions {
   onerror: (error: Error) => void
   /** Replaces the per-request server (tests). */
   serverFor?: (service: ServiceName) => McpServer | Server
+  /**
+   * How a 2025-11-25 client that can answer is asked in its own interface: its session, and
+   * the routing of its answers to this request (legacy-questions.ts). Unset, such a client gets
+   * the approval page's link.
+   */
+  legacy?: { sessions: LegacySessions; questions: LegacyQuestions }
 }
 
 export function serviceHandler(
@@ -67,15 +76,20 @@ export function serviceHandler(
     },
     // A state that fails the codec is refused before any handler runs.
     requestState: { verify: codec.verify },
-    // A 2025-11-25 request is never asked in the client (asking.ts): were one to be, fail loudly
-    // rather than hold a question open on one replica.
-    inputRequired: { legacyShim: false },
+    // A 2025-11-25 client that can answer is asked by the SDK's own shim: `elicitation/create` on
+    // the stream of its call, the question's answer coming back to this request (below).
+    inputRequired: {
+      legacyShim: true,
+      maxRounds: QUESTIONS_PER_REQUEST,
+      roundTimeoutMs: options.legacy?.questions.waitMs,
+    },
   }
-  const lean = () => {
+  const lean = async (request: McpRequestContext) => {
     const server = new Server(info, serverOptions)
+    const session = options.legacy && (await askable(server, request, options.legacy))
     server.setRequestHandler('tools/list', () => tools.listing)
-    server.setRequestHandler('tools/call', (request, ctx) =>
-      tools.call(request.params.name, request.params.arguments, callerOf(ctx, codec)),
+    server.setRequestHandler('tools/call', (call, ctx) =>
+      tools.call(call.params.name, call.params.arguments, callerOf(ctx, codec, session)),
     )
     if (views.any) {
       server.setRequestHandler('resources/list', () => views.listing)
@@ -91,7 +105,52 @@ export function serviceHandler(
 function callerOf(
   ctx: ServerContext,
   codec: RequestStateCodec<AskedState>,
+  session: LegacySession | undefined,
 ): ToolCaller | undefined {
   const grant = grantOf(ctx)
-  return grant && { grant, asking: () => clientAsking(ctx, codec) }
+  return grant && { grant, asking: () => clientAsking(ctx, codec, session) }
+}
+
+/**
+ * A 2025-11-25 request of a client whose session says it can answer (legacy-sessions.ts): its
+ * per-request server is told what the client declared at initialize, which this request did not
+ * carry, and numbers its questions from a start of its own; the client's answers, POSTed to
+ * whichever replica, reach this server's transport until the exchange ends. The two fields are
+ * the SDK's own per-connection state, which per-request serving has no public way to set
+ * (docs/decisions.md, "Approval in the client under 2025-11-25"); the suite asks through both
+ * SDK clients of that revision, so a change of the SDK here fails there.
+ */
+async function askable(
+  server: Server,
+  request: McpRequestContext,
+  legacy: { sessions: LegacySessions; questions: LegacyQuestions },
+): Promise<LegacySession | undefined> {
+  if (request.era !== 'legacy') return undefined
+  const grant = request.authInfo?.extra?.grant as ToolGrant | undefined
+  const session =
+    grant &&
+    legacy.sessions.read(request.requestInfo?.headers.get('mcp-session-id'), grant.link.grantId)
+  if (!session) return undefined
+  const opened = await legacy.questions.open(session.key, (answer) =>
+    server.transport?.onmessage?.(answer),
+  )
+  server.onclose = opened.done
+  // A question the client answered with an error (it could not show it) or not in time is
+  // left unanswered, as one closed: the change waits on its page, and the result links it.
+  const send = server.request.bind(server)
+  server.request = (async (message: { method: string }, ...rest: unknown[]) => {
+    try {
+      return await (send as (...args: unknown[]) => Promise<unknown>)(message, ...rest)
+    } catch (error) {
+      if (message.method !== 'elicitation/create') throw error
+      return { action: 'cancel' }
+    }
+  }) as typeof server.request
+  Object.assign(server, {
+    _clientCapabilities: {
+      elicitation: { ...(session.form && { form: {} }), ...(session.url && { url: {} }) },
+    },
+    _requestMessageId: opened.first,
+  })
+  return session
 }

@@ -7,10 +7,12 @@ import {
   type RateLimit,
   type RateLimiter,
 } from './rate-limits.js'
+import { processChannels, type Channel } from './channels.js'
 import type { PreparedRead } from './prepared-read.js'
 import type { ConnectorDatabase } from './schema.js'
 
 export type { StoreEngine } from './engine.js'
+export type { Channel } from './channels.js'
 export type { PreparedRead } from './prepared-read.js'
 
 /**
@@ -32,6 +34,11 @@ export interface Store {
    * The text names its columns (never `*`) and works on both engines.
    */
   prepareRead<Row>(text: string): PreparedRead<Row>
+  /**
+   * A channel between the replicas that share this store (channels.ts): every replica on
+   * PostgreSQL, this process on SQLite.
+   */
+  channel(name: string): Channel
   close(): Promise<void>
 }
 
@@ -52,19 +59,34 @@ export async function openStore({
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
   // Each engine's driver is loaded only when it is the one in use (engine.ts).
-  const { pool, dialect, prepareRead } =
+  const { pool, dialect, prepareRead, channels } =
     engine === 'postgres'
       ? (await import('./postgres.js')).postgresEngine(databaseUrl!, { onConnectionError })
-      : { pool: undefined, ...(await (await import('./sqlite.js')).sqliteEngine(dataDir)) }
+      : {
+          pool: undefined,
+          channels: processChannels(),
+          ...(await (await import('./sqlite.js')).sqliteEngine(dataDir)),
+        }
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
     await migrateToLatest(db)
   } catch (error) {
+    await channels.close()
     await db.destroy()
     throw error
   }
   const rateLimiter = pool ? postgresRateLimiters(pool, db) : memoryRateLimiter
-  return { db, engine, rateLimiter, prepareRead, close: () => db.destroy() }
+  return {
+    db,
+    engine,
+    rateLimiter,
+    prepareRead,
+    channel: (name) => channels.channel(name),
+    async close() {
+      await channels.close()
+      await db.destroy()
+    },
+  }
 }
 
 /**

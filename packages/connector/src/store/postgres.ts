@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { postgresChannels } from './postgres-channels.js'
 import type { PreparedRead } from './prepared-read.js'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
@@ -14,11 +15,22 @@ export interface PostgresOptions {
 
 /**
  * The shared engine: a connection pool to the database that DATABASE_URL names, for kysely, for
- * the rate limiters (rate-limits.ts) and for the store's prepared reads.
+ * the rate limiters (rate-limits.ts) and for the store's prepared reads; and the channels between
+ * replicas (channels.ts).
  */
 export function postgresEngine(databaseUrl: string, options: PostgresOptions = {}) {
   const pool = postgresPool(databaseUrl, options)
-  return { pool, dialect: new PostgresDialect({ pool }), prepareRead: postgresReads(pool) }
+  const channels = postgresChannels(
+    pool,
+    poolSettings(databaseUrl).connectionString,
+    options.onConnectionError,
+  )
+  return {
+    pool,
+    dialect: new PostgresDialect({ pool }),
+    prepareRead: postgresReads(pool),
+    channels,
+  }
 }
 
 /**

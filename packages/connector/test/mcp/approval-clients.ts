@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/client'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema as ElicitRequestSchemaV1 } from '@modelcontextprotocol/sdk/types.js'
 import { expect } from 'vitest'
 
 /**
@@ -16,8 +17,9 @@ import { expect } from 'vitest'
  *
  * - the SDK v2 client under 2026-07-28, which may answer questions in its own interface: its
  *   `elicitation/create` handler is the person's answer (form or URL mode, as declared);
- * - the v1 SDK client (`@modelcontextprotocol/sdk`), a 2025-11-25 client that sends `initialize`
- *   and cannot be asked statelessly: it goes through the approval page.
+ * - the v1 SDK client (`@modelcontextprotocol/sdk`), a 2025-11-25 client that sends `initialize`:
+ *   with an `answer`, it declares elicitation there and answers `elicitation/create` on the
+ *   stream of its call; without one, it goes through the approval page.
  *
  * Both record every POST body they send, for replays.
  */
@@ -26,12 +28,18 @@ export interface Assistant {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>
   /** The JSON bodies of the tool calls sent, in order (a 2026 retry is a call of its own). */
   sent: Record<string, any>[]
+  /** The `Mcp-Session-Id` its latest call was sent with (2025-11-25), if any. */
+  readonly sessionId: string | undefined
   /** Sends a recorded body again, as an attacker holding the token would. */
   resend(body: Record<string, any>): Promise<Response>
   close(): Promise<void>
 }
 
-export type Answer = (params: ElicitRequest['params']) => Promise<ElicitResult> | ElicitResult
+/** The person's answer to a question; `id` is the question's JSON-RPC id (2025-11-25 clients). */
+export type Answer = (
+  params: ElicitRequest['params'],
+  id?: string | number,
+) => Promise<ElicitResult> | ElicitResult
 
 function recording(token: string, sent: SentCall[]): FetchLike {
   return async (input, init) => {
@@ -68,9 +76,24 @@ export async function assistantV2(
   return assistant(resource, token, sent, client)
 }
 
-export async function assistantV1(resource: string, token: string): Promise<Assistant> {
+export async function assistantV1(
+  resource: string,
+  token: string,
+  answer?: Answer,
+  modes: { form?: boolean; url?: boolean } = { form: true },
+): Promise<Assistant> {
   const sent: SentCall[] = []
-  const client = new ClientV1({ name: 'approval-test-v1', version: '1.0.0' })
+  const elicitation = answer
+    ? { ...(modes.form && { form: {} }), ...(modes.url && { url: {} }) }
+    : undefined
+  const client = new ClientV1(
+    { name: 'approval-test-v1', version: '1.0.0' },
+    { capabilities: elicitation ? { elicitation } : {} },
+  )
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchemaV1, (request, extra) =>
+      answer(request.params as ElicitRequest['params'], extra.requestId),
+    )
   await client.connect(
     new TransportV1(new URL(resource), {
       fetch: recording(token, sent) as never,
@@ -99,6 +122,9 @@ function assistant(
   return {
     get sent() {
       return sent.map((s) => s.body)
+    },
+    get sessionId() {
+      return sent.at(-1)?.headers['mcp-session-id']
     },
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,

@@ -141,7 +141,9 @@ describe('a client that answers in its own interface (SDK v2, 2026-07-28)', () =
     const args = { tasklist: p.tasklist, task: p.ids[0], title: 'Renamed later' }
     const result = await assistant.call('update_task', args)
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/closed without an answer, so this update_task call still waits/)
+    expect(textOf(result)).toMatch(
+      /got no answer in the assistant, so this update_task call still waits/,
+    )
     expect(textOf(result)).toMatch(/Nothing was changed/)
     const url = /open (\S+) ,/.exec(textOf(result))![1]!
     expect(url).toMatch(/\/approvals\/[\w-]+$/)

@@ -52,6 +52,24 @@ export default tseslint.config(
     },
   },
   {
+    // The root's tests and benchmarks use each package's test support through its entry.
+    files: ['test/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/packages/*/test/**'],
+              message:
+                "Use a package's test support through '@countersign/connector/testing' or '@countersign/sandbox/testing'.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers loosely and assert on them.
     files: ['**/test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

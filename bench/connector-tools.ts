@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { googleSandboxUpstream } from '../packages/connector/src/connector/sandbox-upstream.js'
-import { AuthorizationFlow } from '../packages/connector/test/support/authorization-flow.js'
 import {
+  AuthorizationFlow,
   COMPILED,
-  FROM_SOURCES,
   freePort,
+  FROM_SOURCES,
   startProcess,
   stopProcess,
   upstreamEnvironment,
-} from '../packages/connector/test/support/processes.js'
+} from '@countersign/connector/testing'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import type { Runtime } from './runtime.js'
 import { emit, p50, timed } from './stats.js'

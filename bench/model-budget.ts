@@ -8,18 +8,18 @@ import {
   SERVICES,
   type ServiceName,
 } from '../packages/connector/src/services/catalog.js'
-import { mcpClientWithToken } from '../packages/connector/test/support/mcp-client.js'
 import {
+  type Assets,
   defaultQuestions,
   definitionsRead,
+  mcpClientWithToken,
   METADATA_PEOPLE,
   rowPage,
   rowRatio,
-  type Assets,
   STANDARD_PERSON,
+  stopProcess,
   tokensOf,
-} from '../packages/connector/test/support/model-budget.js'
-import { stopProcess } from '../packages/connector/test/support/processes.js'
+} from '@countersign/connector/testing'
 import { startStack } from './connector-tools.js'
 import { emit } from './stats.js'
 

@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { AuthorizationFlow } from '../packages/connector/test/support/authorization-flow.js'
 import {
+  AuthorizationFlow,
   COMPILED,
   freePort,
   startProcess,
   stopProcess,
-} from '../packages/connector/test/support/processes.js'
+} from '@countersign/connector/testing'
 import { MODERN, toolCall, type Target } from './load.js'
 import { emit } from './stats.js'
 

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { approvalFlow } from '../../packages/connector/test/approval/flow.js'
+import { approvalFlow, connectorForSuite } from '@countersign/connector/testing'
 
 /**
  * The approval page in a real browser: Debian's Chromium, driven by playwright-core, opens the

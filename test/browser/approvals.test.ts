@@ -2,11 +2,14 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { checkPage, chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
-import { approvalFlow } from '../../packages/connector/test/approval/flow.js'
-import { approvalLink, textOf } from '../../packages/connector/test/mcp/approval-clients.js'
-import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { mcpClientWithToken } from '../../packages/connector/test/support/mcp-client.js'
+import {
+  approvalFlow,
+  approvalLink,
+  connectorForSuite,
+  mcpClientWithToken,
+  taskFixtures,
+  textOf,
+} from '@countersign/connector/testing'
 
 /**
  * The person's pages in a real browser (DESIGN §5.2), Debian's Chromium driven by

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { redirectReceiverForSuite } from '../../packages/connector/test/support/redirect-receiver.js'
+import { connectorForSuite, redirectReceiverForSuite } from '@countersign/connector/testing'
 
 /**
  * The whole authorization in a real browser: Debian's Chromium, driven by playwright-core,

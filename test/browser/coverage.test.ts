@@ -1,9 +1,11 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { checkPage, chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { mcpClientWithToken } from '../../packages/connector/test/support/mcp-client.js'
-import { redirectReceiverForSuite } from '../../packages/connector/test/support/redirect-receiver.js'
+import {
+  connectorForSuite,
+  mcpClientWithToken,
+  redirectReceiverForSuite,
+} from '@countersign/connector/testing'
 
 /**
  * The choice of what a grant covers, in Debian's Chromium: a consultant with two hundred

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
-import { sandboxForSuite } from '../../packages/sandbox/test/support/sandbox.js'
-import { newUser } from '../../packages/sandbox/test/tasks/client.js'
+import { newUser, sandboxForSuite } from '@countersign/sandbox/testing'
 
 /** Debian's Chromium, driven by playwright-core: what a person's browser does with the web view. */
 const browserAvailable = realBrowserAvailable("the real-browser test of the sandbox's web view")

@@ -6,8 +6,7 @@ import type { Browser, Frame } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import { openView } from '../support/view-host.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { serviceTools } from '../../packages/connector/test/support/service-tools.js'
+import { connectorForSuite, serviceTools } from '@countersign/connector/testing'
 
 /**
  * The views of MCP Apps (DESIGN §10) in Debian's Chromium, each inside a sandboxed iframe of a

@@ -9,7 +9,7 @@ import {
   loggedModules,
   mcpPingWithoutToken,
   moduleLog,
-} from '../../packages/connector/test/support/processes.js'
+} from '@countersign/connector/testing'
 
 /**
  * `npm start`, as the README's quick start runs it, on ports and a data folder of its own: the

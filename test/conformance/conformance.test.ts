@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite } from '@countersign/connector/testing'
 import { installConformance, runScenario, type Check, type Conformance } from './runner.js'
 
 /**

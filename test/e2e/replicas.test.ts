@@ -1,15 +1,15 @@
 import { expect, it } from 'vitest'
-import { approvalPages } from '../../packages/connector/test/approval/flow.js'
 import {
   approvalLink,
+  approvalPages,
   assistantV1,
   assistantV2,
+  coverageAnswer,
+  describeOnPostgres,
+  replicasForSuite,
+  taskFixtures,
   textOf,
-} from '../../packages/connector/test/mcp/approval-clients.js'
-import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
-import { coverageAnswer } from '../../packages/connector/test/support/connector.js'
-import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
-import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
+} from '@countersign/connector/testing'
 
 /**
  * Two connector processes on one PostgreSQL, every request - the assistant's, the browser's, the

@@ -4,14 +4,14 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client'
 import { describe, expect, it } from 'vitest'
-import { selfSignedCertificate } from '../../packages/connector/test/support/certificate.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { metadataDocumentsForSuite } from '../../packages/connector/test/support/metadata-documents.js'
-import { redirectReceiverForSuite } from '../../packages/connector/test/support/redirect-receiver.js'
 import {
   AssistantOAuth,
+  connectorForSuite,
+  metadataDocumentsForSuite,
   recordingFetch,
-} from '../../packages/connector/test/support/assistant-oauth.js'
+  redirectReceiverForSuite,
+  selfSignedCertificate,
+} from '@countersign/connector/testing'
 
 /**
  * The MCP SDK's own client (`@modelcontextprotocol/client`) against the connector, as a real

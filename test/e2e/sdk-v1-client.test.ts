@@ -3,15 +3,16 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { approvalPages } from '../../packages/connector/test/approval/flow.js'
-import { approvalLink, textOf } from '../../packages/connector/test/mcp/approval-clients.js'
-import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
 import {
+  approvalLink,
+  approvalPages,
   AssistantOAuth,
+  connectorForSuite,
   recordingFetch,
-} from '../../packages/connector/test/support/assistant-oauth.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { redirectReceiverForSuite } from '../../packages/connector/test/support/redirect-receiver.js'
+  redirectReceiverForSuite,
+  taskFixtures,
+  textOf,
+} from '@countersign/connector/testing'
 
 /**
  * The v1 MCP SDK (`@modelcontextprotocol/sdk`), a 2025-11-25 client, as an assistant built on it

@@ -1,13 +1,13 @@
 import { expect, it, vi } from 'vitest'
-import { approvalPages } from '../../packages/connector/test/approval/flow.js'
 import {
   approvalLink,
+  approvalPages,
   assistantV1,
+  describeOnPostgres,
+  replicasForSuite,
+  taskFixtures,
   textOf,
-} from '../../packages/connector/test/mcp/approval-clients.js'
-import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
-import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
-import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
+} from '@countersign/connector/testing'
 
 /**
  * A replica stopped the way an orchestrator stops it (DESIGN §3: SIGTERM, finish the calls in

@@ -6,8 +6,7 @@ import {
   credentialBinding,
 } from '../../packages/connector/src/vault/credentials.js'
 import { SealedValueError } from '../../packages/connector/src/vault/errors.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { dumpStore } from '../../packages/connector/test/support/store-dump.js'
+import { connectorForSuite, dumpStore } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "hashed tokens and encrypted upstream credentials at rest": what a copy of the

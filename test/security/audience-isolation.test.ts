@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
-import { connectorForSuite, firstAnswer } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "audience isolation between the three services": a grant and its tokens are for one

@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { OAUTH_BODY_BYTES } from '../../packages/connector/src/auth/oauth-bodies.js'
 import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/auth/form.js'
 import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 import {
+  connectorForSuite,
   keptAlive,
   next,
   upload,
   type Upload,
   type UploadAnswer,
-} from '../../packages/connector/test/support/uploads.js'
+} from '@countersign/connector/testing'
 
 /**
  * Oversized bodies (issue 11, item 1): every body either program reads stops at its bound as

@@ -3,13 +3,13 @@ import { format } from 'node:util'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { createLogger } from '../../packages/connector/src/connector/logger.js'
 import {
+  approvalFlow,
   connectorForSuite,
-  csrfOf,
   type ConnectorHarness,
-} from '../../packages/connector/test/support/connector.js'
-import { describeEachEngine } from '../../packages/connector/test/support/engines.js'
-import { approvalFlow } from '../../packages/connector/test/approval/flow.js'
-import { dumpStore } from '../../packages/connector/test/support/store-dump.js'
+  csrfOf,
+  describeEachEngine,
+  dumpStore,
+} from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "no token or payload in logs" (and §5 "What is kept"), as a canary: a whole flow and

@@ -1,12 +1,12 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { selfSignedCertificate } from '../../packages/connector/test/support/certificate.js'
 import {
-  connectorForSuite,
   type Client,
+  connectorForSuite,
   type ConnectorHarness,
-} from '../../packages/connector/test/support/connector.js'
-import { metadataDocumentsForSuite } from '../../packages/connector/test/support/metadata-documents.js'
+  metadataDocumentsForSuite,
+  selfSignedCertificate,
+} from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "SSRF-safe fetching of client metadata documents". A client names itself by an

@@ -4,7 +4,7 @@ import { build } from 'esbuild'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
-import { connectorForSuite, csrfOf } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite, csrfOf } from '@countersign/connector/testing'
 import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import type { WebClient } from '../support/web-client-page.js'
 

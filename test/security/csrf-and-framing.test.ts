@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import {
-  connectorForSuite,
-  csrfOf,
-  firstAnswer,
-  type Person,
-} from '../../packages/connector/test/support/connector.js'
-import { sandboxForSuite } from '../../packages/sandbox/test/support/sandbox.js'
-import { sandboxAccount } from '../../packages/sandbox/test/account/account.js'
+import { connectorForSuite, csrfOf, firstAnswer, type Person } from '@countersign/connector/testing'
 import {
   authorizeUrl,
   pkcePair,
   postForm,
+  sandboxAccount,
+  sandboxForSuite,
   validParams,
-} from '../../packages/sandbox/test/auth/person.js'
+} from '@countersign/sandbox/testing'
 
 /**
  * DESIGN §7 "CSRF and anti-framing on every page": every HTML page of the connector (consent,

@@ -1,13 +1,13 @@
 import { once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 import {
+  connectorForSuite,
   keptAlive,
   next,
   upload,
   type Upload,
-} from '../../packages/connector/test/support/uploads.js'
+} from '@countersign/connector/testing'
 
 /**
  * Early answers (issue 11, item 2): an answer sent while the client is still uploading (a 413

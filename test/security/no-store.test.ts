@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "no-store on token responses": nothing that carries a token, a client secret or an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite, firstAnswer } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "PKCE S256 only" and "no PKCE downgrade": every authorization request carries an

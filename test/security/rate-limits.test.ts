@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_RATE_LIMITS } from '../../packages/connector/src/config/config.js'
 import { RATE_LIMIT_TABLE } from '../../packages/connector/src/store/rate-limits.js'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
-import { describeOnPostgres } from '../../packages/connector/test/support/engines.js'
-import { replicasForSuite } from '../../packages/connector/test/support/replicas.js'
+import {
+  connectorForSuite,
+  describeOnPostgres,
+  replicasForSuite,
+} from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "rate limits on the token and registration endpoints": floods of registrations and

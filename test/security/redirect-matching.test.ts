@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite, firstAnswer } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "exact redirect matching": a code only ever goes to a redirect URI the client

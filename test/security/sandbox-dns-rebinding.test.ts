@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { startSandbox } from '../../packages/sandbox/src/server.js'
-import { freePort } from '../../packages/connector/test/support/processes.js'
-import { sandboxForSuite } from '../../packages/sandbox/test/support/sandbox.js'
+import { freePort } from '@countersign/connector/testing'
+import { sandboxForSuite } from '@countersign/sandbox/testing'
 
 /**
  * DNS rebinding against the sandbox: a web page the developer visits rebinds its own host name

@@ -5,8 +5,8 @@ import {
   coverageAnswer,
   csrfOf,
   type Person,
-} from '../../packages/connector/test/support/connector.js'
-import { taskFixtures } from '../../packages/connector/test/mcp/fixtures.js'
+  taskFixtures,
+} from '@countersign/connector/testing'
 
 /**
  * The choice of what a grant covers, at consent (docs/threat-model.md, "Grants the person

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
  * DESIGN §7 "single-use codes (replay revokes)": an authorization code is exchanged once. A

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { heldDate } from '../../packages/connector/test/support/clock.js'
-import {
-  connectorForSuite,
-  csrfOf,
-  type Person,
-} from '../../packages/connector/test/support/connector.js'
+import { connectorForSuite, csrfOf, heldDate, type Person } from '@countersign/connector/testing'
 
 /**
  * An access token lives an hour, so that a client that never refreshes by itself keeps working

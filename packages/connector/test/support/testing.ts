@@ -1,0 +1,63 @@
+/**
+ * `@countersign/connector/testing`: what the tests and benchmarks outside this package (the
+ * root's `test/` and `bench/`) use of the connector's test support. They import it from here,
+ * never by a path into this folder, so that the support can move without breaking them.
+ */
+
+// A connector for a test file, with its sandbox, people and clients.
+export {
+  AuthorizationStopped,
+  connectorForSuite,
+  coverageAnswer,
+  csrfOf,
+  firstAnswer,
+  type Client,
+  type ConnectorHarness,
+  type Person,
+} from './connector.js'
+export { describeEachEngine, describeOnPostgres } from './engines.js'
+export { replicasForSuite } from './replicas.js'
+export { dumpStore } from './store-dump.js'
+export { heldDate } from './clock.js'
+
+// An assistant: its OAuth, its MCP clients, and its calls.
+export { AssistantOAuth, recordingFetch } from './assistant-oauth.js'
+export { AuthorizationFlow } from './authorization-flow.js'
+export { mcpClientWithToken } from './mcp-client.js'
+export { approvalLink, assistantV1, assistantV2, textOf } from '../mcp/approval-clients.js'
+export { taskFixtures } from '../mcp/fixtures.js'
+export { serviceTools } from './service-tools.js'
+
+// The person's side of an approval.
+export { approvalFlow, approvalPages } from '../approval/flow.js'
+
+// Servers that stand in for the world around the connector.
+export { metadataDocumentsForSuite } from './metadata-documents.js'
+export { redirectReceiverForSuite } from './redirect-receiver.js'
+export { selfSignedCertificate } from './certificate.js'
+
+// The programs as processes, and the bytes they are sent.
+export {
+  COMPILED,
+  FROM_SOURCES,
+  freePort,
+  loggedModules,
+  mcpPingWithoutToken,
+  moduleLog,
+  startProcess,
+  stopProcess,
+  upstreamEnvironment,
+} from './processes.js'
+export { keptAlive, next, upload, type Upload, type UploadAnswer } from './uploads.js'
+
+// What a model is sent, counted.
+export {
+  METADATA_PEOPLE,
+  STANDARD_PERSON,
+  defaultQuestions,
+  definitionsRead,
+  rowPage,
+  rowRatio,
+  tokensOf,
+  type Assets,
+} from './model-budget.js'

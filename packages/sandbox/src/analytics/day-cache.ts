@@ -4,8 +4,8 @@ import type { PropertyProfile } from './property.js'
 /**
  * Generated days, kept in memory so that a report over days already seen costs only the adding
  * up. Bounded by the number of event cells held, what a day's memory grows with (the figures are
- * in docs/decisions.md): the least recently used days go first. Data is deterministic, so a day
- * generated again is the same day.
+ * in docs/decisions.md, "Sandbox analytics API"): the least recently used days go first. Data is
+ * deterministic, so a day generated again is the same day.
  */
 const MAX_EVENT_CELLS = 3_000_000
 

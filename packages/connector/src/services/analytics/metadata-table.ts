@@ -17,7 +17,8 @@ import { metricType } from './report-table.js'
  * answer is an index of every name: compact tables by category (columns once, each row an
  * array), the UI name only where it says more than the API name, the property's custom
  * definitions and blocked metrics named. With a filter (names, category, search) it is the
- * matching entries whole, a page at a time. The measures behind it are in docs/decisions.md.
+ * matching entries whole, a page at a time. The measures behind it are in docs/decisions.md,
+ * "get_metadata sized for a model".
  */
 
 const COLUMNS = { dimensions: ['apiName', 'uiName'], metrics: ['apiName', 'type', 'uiName'] }

@@ -7,9 +7,9 @@ import type { searchAnalyticsAnswer } from './resources.js'
  * compact table (services/result-table.ts). ctr is kept to 4 decimals and position to 1, as Search
  * Console shows them. The page URLs of a site mostly share one origin: it is said once, in
  * `pageOrigin`, and those pages read as paths (`/blog/`), which takes a row of a query and a page
- * from about 0.65 of the provider's JSON to about 0.55 (docs/decisions.md). Filters and
- * inspect_url still take full URLs, and a page filter written as a path is refused with the fix
- * (inputs.ts).
+ * from about 0.65 of the provider's JSON to about 0.55 (docs/decisions.md, "Results sized for a
+ * model"). Filters and inspect_url still take full URLs, and a page filter written as a path is
+ * refused with the fix (inputs.ts).
  */
 
 const METRICS: readonly MetricColumn[] = [

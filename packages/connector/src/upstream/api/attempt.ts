@@ -76,7 +76,8 @@ export interface Exchange {
 /**
  * Sends the request once and reads its answer once, with undici's `request` on a pool of
  * kept-alive connections rather than with fetch, which wraps the same exchange in WHATWG
- * Request, Response, Headers and stream objects (measured in docs/decisions.md).
+ * Request, Response, Headers and stream objects (measured in docs/decisions.md,
+ * "Connector hot path").
  */
 export async function attempt(exchange: Exchange, dispatcher: Dispatcher): Promise<ApiResult> {
   let res: Dispatcher.ResponseData

@@ -6,7 +6,7 @@ import type { ProviderReader } from '../services/definition.js'
  * (Google documents no If-Match for Tasks) is guarded here instead: the resource is read again
  * just before the change is sent, and the change is refused, with nothing sent, unless its etag
  * is still the one the person saw. If-Match is sent all the same. One round trip remains between
- * that read and the change (docs/decisions.md, "Etags at Google").
+ * that read and the change (docs/decisions.md, "Google profile", its etags).
  */
 
 export class ChangedSinceSeen extends Error {

@@ -1,12 +1,15 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
-/** Imports that would tie the two programs together (DESIGN §2: they talk only over HTTP). */
+/**
+ * Imports that would tie the two programs together (docs/architecture.md, "Two programs, two
+ * packages": they talk only over HTTP).
+ */
 const otherProgram = (name) => ({
   patterns: [
     {
       group: [`@countersign/${name}`, `@countersign/${name}/*`, `**/${name}/src/**`],
-      message: `The ${name === 'sandbox' ? 'connector' : 'sandbox'} never imports the ${name}: the two programs talk only over HTTP (DESIGN §2).`,
+      message: `The ${name === 'sandbox' ? 'connector' : 'sandbox'} never imports the ${name}: the two programs talk only over HTTP (docs/architecture.md, "Two programs, two packages").`,
     },
   ],
 })

@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /**
- * Every suite runs against the sandbox in the seed's dialect: each package's own tests
+ * Every suite runs against the sandbox in the generic dialect: each package's own tests
  * (packages/{connector,sandbox}/test) and what spans both at the root (test/: end-to-end,
  * conformance, browser and security tests). The suites that go through the provider (tools,
  * approvals, disconnects, faults, replicas, pages) run a second time with the connector in the
- * Google profile against the sandbox's Google dialect (DESIGN §9): the same tests, which read
- * TEST_UPSTREAM_PROFILE through packages/connector/test/support/connector.ts.
+ * Google profile against the sandbox's Google dialect (docs/design.md, "The Google profile"): the
+ * same tests, which read TEST_UPSTREAM_PROFILE through
+ * packages/connector/test/support/connector.ts.
  */
 const THROUGH_THE_PROVIDER = [
   'packages/connector/test/account/connections.test.ts',

@@ -20,7 +20,7 @@ import { emit, p50, timed } from './stats.js'
 
 /**
  * A `list_tasks` tool call through the connector against the same upstream GET made directly
- * (DESIGN §7): latency overhead, throughput ratio, and the connector's memory.
+ * (docs/design.md, "Performance"): latency overhead, throughput ratio, and the connector's memory.
  *
  * The sandbox and the connector run as child processes, compiled, exactly as `npm run sandbox` and
  * `countersign start` run them (production logging, SQLite in a data folder; `npm run bench`
@@ -29,12 +29,12 @@ import { emit, p50, timed } from './stats.js'
  * process's: the production connector's, with no sandbox module and no TypeScript loader in it.
  * The token comes through the real OAuth flow (consent, provider sign-in, code exchange).
  *
- * Besides the figures of §7, where the time goes: the CPU time the connector and the sandbox
- * spend per request (from /proc), and the same two figures for two floors (bench/bare-proxy.ts),
- * which make the GET with the connector's HTTP client: `bare_proxy_*`, a Hono route that only
- * forwards it, the floor of any gateway on this stack; `mcp_floor_*`, a `tools/call` answered
- * with it through the SDK's handler and nothing of the connector's, the floor of any MCP gateway
- * that keeps the SDK's protocol handling. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
+ * Besides those figures, where the time goes: the CPU time the connector and the sandbox spend per
+ * request (from /proc), and the same two figures for two floors (bench/bare-proxy.ts), which make
+ * the GET with the connector's HTTP client: `bare_proxy_*`, a Hono route that only forwards it, the
+ * floor of any gateway on this stack; `mcp_floor_*`, a `tools/call` answered with it through the
+ * SDK's handler and nothing of the connector's, the floor of any MCP gateway that keeps the SDK's
+ * protocol handling. `BENCH_CPU_PROFILE=<folder>` writes a CPU profile of the connector.
  *
  * Beside it, the same call through a second connector in the Google profile, against the
  * sandbox's Google dialect, and that dialect's own GET: `google_overhead_p50_ms`.
@@ -171,7 +171,8 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
     }
 
     if (runtime) {
-      // On another runtime, the figures of DESIGN §7 that it is measured for, and their parts.
+      // On another runtime, the figures it is measured for (docs/design.md, "Performance"), and
+      // their parts.
       const figure = (name: string, value: number, unit: string) =>
         emit(`${name}${runtime.suffix}`, value, unit)
       figure('connector_own_work_ms', p50(times.modern) - p50(times.floor), 'ms')

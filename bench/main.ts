@@ -8,7 +8,7 @@ import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
 import { benchViews } from './views.js'
 
-/** `npm run bench`: every figure of DESIGN §7 that exists so far, one JSON object a line. */
+/** `npm run bench`: every figure of docs/design.md, "Performance", one JSON object a line. */
 await benchModelBudget()
 await benchViews()
 await benchSandboxTasks()

@@ -24,11 +24,11 @@ import { startStack } from './connector-tools.js'
 import { emit } from './stats.js'
 
 /**
- * The model budget of DESIGN §5.1, in o200k tokens, through the compiled connector and sandbox
- * and the MCP SDK's own client, as the sandbox's standard person: what a model reads of each
- * service's tools, the answers to the first questions a person asks (a property's metadata on
- * each kind of property among them), and full pages of rows against the provider's own JSON.
- * Counts, not times: the suite asserts the same figures
+ * The model budget (docs/design.md, "Results sized for a model"), in o200k tokens, through the
+ * compiled connector and sandbox and the MCP SDK's own client, as the sandbox's standard person:
+ * what a model reads of each service's tools, the answers to the first questions a person asks (a
+ * property's metadata on each kind of property among them), and full pages of rows against the
+ * provider's own JSON. Counts, not times: the suite asserts the same figures
  * (packages/connector/test/services/model-budget.test.ts).
  */
 

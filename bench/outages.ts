@@ -15,11 +15,11 @@ import { MODERN, toolCall, type Target } from './load.js'
 import { emit } from './stats.js'
 
 /**
- * A provider's faults as an operator sees them (DESIGN §7 Reliability): the compiled connector
- * on SQLite and the sandbox in their own processes, three people calling `run_report` through
- * MCP from eight workers, the sandbox failing through its control API, then its process stopped
- * and started again on its port and data. Printed: the calls that failed, the worst second, how
- * long a call took while the provider was down, and the seconds until calls succeed again.
+ * A provider's faults as an operator sees them (docs/design.md, "Reliability"): the compiled
+ * connector on SQLite and the sandbox in their own processes, three people calling `run_report`
+ * through MCP from eight workers, the sandbox failing through its control API, then its process
+ * stopped and started again on its port and data. Printed: the calls that failed, the worst second,
+ * how long a call took while the provider was down, and the seconds until calls succeed again.
  */
 
 const WORKERS = 8

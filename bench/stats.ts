@@ -1,4 +1,4 @@
-/** One figure of `npm run bench`: a JSON object a line (DESIGN §7). */
+/** One figure of `npm run bench`: a JSON object a line (docs/design.md, "Performance"). */
 export function emit(name: string, value: number, unit: string): void {
   console.log(JSON.stringify({ name, value: Number(value.toFixed(3)), unit }))
 }

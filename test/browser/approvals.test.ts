@@ -12,12 +12,12 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * The person's pages in a real browser (DESIGN §5.2), Debian's Chromium driven by
- * playwright-core: five changes asked by two assistants approved in one visit, each then made
- * once; and every page of the family (consent, approval, approvals, activity, connections, the
- * sign-in and error pages) in light and dark, at 360 px and 1280 px, with no sideways scrolling
- * and no serious or critical axe-core violation. Screenshots are kept in .tmp/screenshots, for
- * people to look at (never compared pixel by pixel).
+ * The person's pages in a real browser (docs/design.md, "The person's pages"), Debian's Chromium
+ * driven by playwright-core: five changes asked by two assistants approved in one visit, each then
+ * made once; and every page of the family (consent, approval, approvals, activity, connections, the
+ * sign-in and error pages) in light and dark, at 360 px and 1280 px, with no sideways scrolling and
+ * no serious or critical axe-core violation. Screenshots are kept in .tmp/screenshots, for people
+ * to look at (never compared pixel by pixel).
  */
 const browserAvailable = realBrowserAvailable('the real-browser tests of the approval pages')
 

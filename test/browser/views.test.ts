@@ -9,14 +9,14 @@ import { openView } from '../support/view-host.js'
 import { connectorForSuite, serviceTools } from '@countersign/connector/testing'
 
 /**
- * The views of MCP Apps (DESIGN §10) in Debian's Chromium, each inside a sandboxed iframe of a
- * test host that speaks the extension's postMessage protocol through the extension's own
- * AppBridge (test/support/view-host-page.ts), fed what the real connector returned from the
- * sandbox: the lines and bars drawn (read from the canvas's pixels), the rows shown, the totals
- * right, the controls usable with a keyboard, the host's theme followed, an error result shown
- * as its message; and every view within 500 px, without sideways scrolling at 360 px, with no
- * console error and no serious or critical axe-core violation, light and dark. Screenshots are
- * kept in .tmp/screenshots for people to look at (never compared pixel by pixel).
+ * The views of MCP Apps (docs/design.md, "Views in the conversation") in Debian's Chromium, each
+ * inside a sandboxed iframe of a test host that speaks the extension's postMessage protocol through
+ * the extension's own AppBridge (test/support/view-host-page.ts), fed what the real connector
+ * returned from the sandbox: the lines and bars drawn (read from the canvas's pixels), the rows
+ * shown, the totals right, the controls usable with a keyboard, the host's theme followed, an error
+ * result shown as its message; and every view within 500 px, without sideways scrolling at 360 px,
+ * with no console error and no serious or critical axe-core violation, light and dark. Screenshots
+ * are kept in .tmp/screenshots for people to look at (never compared pixel by pixel).
  */
 const browserAvailable = realBrowserAvailable('the real-browser tests of the views')
 

@@ -8,7 +8,7 @@ import { connectorForSuite } from '@countersign/connector/testing'
 import { installConformance, runScenario, type Check, type Conformance } from './runner.js'
 
 /**
- * The official MCP conformance suite's generic server scenarios (DESIGN §7, "Protocol
+ * The official MCP conformance suite's generic server scenarios (docs/design.md, "Protocol
  * conformance") against each service's MCP endpoint of a real connector, at both revisions it
  * serves: 2025-11-25 (initialize, ping) and 2026-07-28 (stateless, header validation).
  *

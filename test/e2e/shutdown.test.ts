@@ -10,11 +10,11 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * A replica stopped the way an orchestrator stops it (DESIGN §3: SIGTERM, finish the calls in
- * flight, close, exit 0), while the other replica on the same PostgreSQL goes on serving: the
- * change that was running when the signal came completes, once, and its answer reaches the
- * assistant; a change still waiting for the person's approval is decided and carried out on
- * the other replica.
+ * A replica stopped the way an orchestrator stops it (docs/operations.md, "Stopping a replica":
+ * SIGTERM, finish the calls in flight, close, exit 0), while the other replica on the same
+ * PostgreSQL goes on serving: the change that was running when the signal came completes, once, and
+ * its answer reaches the assistant; a change still waiting for the person's approval is decided and
+ * carried out on the other replica.
  */
 
 describeOnPostgres('a replica stopped with SIGTERM', (engine) => {

@@ -9,10 +9,11 @@ import { SealedValueError } from '../../packages/connector/src/vault/errors.js'
 import { connectorForSuite, dumpStore } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "hashed tokens and encrypted upstream credentials at rest": what a copy of the
- * database gives away. Tokens, codes, client secrets and session cookies are kept as SHA-256
- * digests only; the upstream credential is a vault envelope bound to its row. After real
- * authorizations no such value appears in any table in the clear.
+ * Hashed tokens and encrypted upstream credentials at rest (docs/threat-model.md, "Hashed tokens
+ * and encrypted upstream credentials at rest"): what a copy of the database gives away. Tokens,
+ * codes, client secrets and session cookies are kept as SHA-256 digests only; the upstream
+ * credential is a vault envelope bound to its row. After real authorizations no such value appears
+ * in any table in the clear.
  */
 
 const suite = connectorForSuite()

@@ -3,9 +3,10 @@ import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
 import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "audience isolation between the three services": a grant and its tokens are for one
- * service's MCP endpoint (its resource indicator) and work nowhere else; a token request cannot
- * move a grant to another service, and an authorization names exactly one of them.
+ * Audience isolation between the three services (docs/threat-model.md, "Audience isolation between
+ * the three services"): a grant and its tokens are for one service's MCP endpoint (its resource
+ * indicator) and work nowhere else; a token request cannot move a grant to another service, and an
+ * authorization names exactly one of them.
  */
 
 const suite = connectorForSuite()

@@ -12,11 +12,12 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "no token or payload in logs" (and §5 "What is kept"), as a canary: a whole flow and
- * some calls, with the connector logging at debug level and the sandbox's console captured; then
- * every token, code, secret, cookie, PKCE verifier, upstream token, the vault key and a canary
- * string written into a task title are searched for in the logs and in a dump of every table of
- * the store, on both engines. None may appear in plain text.
+ * No token or payload in logs (docs/threat-model.md, "No token or payload in logs"; and
+ * docs/design.md, "What is kept"), as a canary: a whole flow and some calls, with the connector
+ * logging at debug level and the sandbox's console captured; then every token, code, secret,
+ * cookie, PKCE verifier, upstream token, the vault key and a canary string written into a task
+ * title are searched for in the logs and in a dump of every table of the store, on both engines.
+ * None may appear in plain text.
  */
 
 /** The sandbox (in this process) writes to the console; what it writes is kept here. */

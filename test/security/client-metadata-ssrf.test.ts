@@ -9,14 +9,15 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "SSRF-safe fetching of client metadata documents". A client names itself by an
- * https URL and the connector fetches it: loopback, private and other special-use addresses are
- * refused (oidc-provider's protection) before anything is fetched, unless
- * DEV_ALLOW_LOOPBACK_CLIENT_METADATA lets a local MCP client serve its document on loopback, and
- * then only loopback. A refusal is a 400 page (never a redirect to an unverified client), and
- * nothing is issued or stored. A document is fetched at most once per request, and a refused one
- * (slow, failing, or not a valid document) is not fetched again for a minute, by anyone: neither a
- * slow URL nor an anonymous caller can make the connector fetch more than once per document.
+ * SSRF-safe fetching of client metadata documents (docs/threat-model.md, "SSRF through client
+ * metadata documents"). A client names itself by an https URL and the connector fetches it:
+ * loopback, private and other special-use addresses are refused (oidc-provider's protection) before
+ * anything is fetched, unless DEV_ALLOW_LOOPBACK_CLIENT_METADATA lets a local MCP client serve its
+ * document on loopback, and then only loopback. A refusal is a 400 page (never a redirect to an
+ * unverified client), and nothing is issued or stored. A document is fetched at most once per
+ * request, and a refused one (slow, failing, or not a valid document) is not fetched again for a
+ * minute, by anyone: neither a slow URL nor an anonymous caller can make the connector fetch more
+ * than once per document.
  */
 
 /** A non-loopback address of this machine in a special-use range (private, documentation...). */

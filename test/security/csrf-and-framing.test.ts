@@ -10,11 +10,12 @@ import {
 } from '@countersign/sandbox/testing'
 
 /**
- * DESIGN §7 "CSRF and anti-framing on every page": every HTML page of the connector (consent,
- * the callback's error pages, oidc-provider's error page, /connections) and of the sandbox
- * provider cannot be framed and is never cached; every form that acts refuses a post from another
- * site, and the connector's forms also refuse one without their CSRF token. A refused post
- * changes nothing: no redirect, no session, nothing stored or ended.
+ * CSRF and anti-framing on every page (docs/threat-model.md, "CSRF and anti-framing on every
+ * page"): every HTML page of the connector (consent, the callback's error pages, oidc-provider's
+ * error page, /connections) and of the sandbox provider cannot be framed and is never cached; every
+ * form that acts refuses a post from another site, and the connector's forms also refuse one
+ * without their CSRF token. A refused post changes nothing: no redirect, no session, nothing stored
+ * or ended.
  */
 
 const suite = connectorForSuite()

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "no-store on token responses": nothing that carries a token, a client secret or an
- * error about one may be kept by a cache (RFC 6749 §5.1, RFC 7591 §3.2.1).
+ * `no-store` on token responses (docs/threat-model.md, "no-store on token responses"): nothing that
+ * carries a token, a client secret or an error about one may be kept by a cache (RFC 6749 §5.1, RFC
+ * 7591 §3.2.1).
  */
 
 const suite = connectorForSuite()

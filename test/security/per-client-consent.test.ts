@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "per-client consent (no confused deputy)": what a person allowed one assistant is
- * never reused for another. Consent is remembered per person, client and service; another client
- * gets the consent page again and a grant of its own, and cannot use the first one's code or
- * refresh token.
+ * Per-client consent, no confused deputy (docs/threat-model.md, "Per-client consent; no confused
+ * deputy"): what a person allowed one assistant is never reused for another. Consent is remembered
+ * per person, client and service; another client gets the consent page again and a grant of its
+ * own, and cannot use the first one's code or refresh token.
  */
 
 const suite = connectorForSuite()

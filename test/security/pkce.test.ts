@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "PKCE S256 only" and "no PKCE downgrade": every authorization request carries an
- * S256 code challenge, and the code it yields is redeemed only with the matching verifier. Each
- * refusal issues no code and no token.
+ * PKCE S256 only and no PKCE downgrade (docs/threat-model.md, "PKCE S256 only" and "No PKCE
+ * downgrade"): every authorization request carries an S256 code challenge, and the code it yields
+ * is redeemed only with the matching verifier. Each refusal issues no code and no token.
  */
 
 const suite = connectorForSuite()

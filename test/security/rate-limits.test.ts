@@ -8,10 +8,11 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "rate limits on the token and registration endpoints": floods of registrations and
- * token requests from one address are cut with 429, Retry-After and no-store, far above normal use
- * (DESIGN §5: at least 60 registrations and 300 token requests a minute). On PostgreSQL the count
- * is shared: two replicas together allow what one does, whichever one a request reaches.
+ * Rate limits on the token and registration endpoints (docs/threat-model.md, "Rate limits on the
+ * token and registration endpoints"): floods of registrations and token requests from one address
+ * are cut with 429, Retry-After and no-store, far above normal use (docs/design.md, "The
+ * authorization server": at least 60 registrations and 300 token requests a minute). On PostgreSQL
+ * the count is shared: two replicas together allow what one does, whichever one a request reaches.
  */
 
 const suite = connectorForSuite({

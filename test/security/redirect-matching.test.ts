@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "exact redirect matching": a code only ever goes to a redirect URI the client
- * registered, character for character. Any other URI gets a 400 page and no redirect, so an
- * attacker's URI never receives a code or even an error. The one latitude is RFC 8252 §7.3's:
- * a native client's loopback IP redirect URI may use any port.
+ * Exact redirect matching (docs/threat-model.md, "Redirect URI manipulation"): a code only ever
+ * goes to a redirect URI the client registered, character for character. Any other URI gets a 400
+ * page and no redirect, so an attacker's URI never receives a code or even an error. The one
+ * latitude is RFC 8252 §7.3's: a native client's loopback IP redirect URI may use any port.
  */
 
 const suite = connectorForSuite()

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "refresh rotation with reuse detection": every refresh returns a new refresh token
- * and uses up the old one. Presenting a used one again - a stolen copy, say - gets invalid_grant
- * and ends the whole grant, with its upstream credential revoked and erased. Two uses racing on
- * two replicas are decided by the store: one wins.
+ * Refresh rotation with reuse detection (docs/threat-model.md, "Refresh token rotation with reuse
+ * detection"): every refresh returns a new refresh token and uses up the old one. Presenting a used
+ * one again - a stolen copy, say - gets invalid_grant and ends the whole grant, with its upstream
+ * credential revoked and erased. Two uses racing on two replicas are decided by the store: one
+ * wins.
  */
 
 const suite = connectorForSuite()

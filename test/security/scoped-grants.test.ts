@@ -9,12 +9,13 @@ import {
 } from '@countersign/connector/testing'
 
 /**
- * The choice of what a grant covers, at consent (docs/threat-model.md, "Grants the person
- * shapes"), attacked: a post naming lists the person does not have, a post into another person's
- * authorization, a post without the page's token or from another site, a post replayed, a post
- * larger than its page could send. Each is refused and makes no grant; the person's own choice
- * still stands. (Every argument position of every tool: packages/connector/test/mcp/coverage.test.ts;
- * the connections page: .../account/coverage.test.ts; another replica: test/e2e/replicas.test.ts.)
+ * The choice of what a grant covers, at consent (docs/threat-model.md, "A grant used beyond what
+ * the person chose"), attacked: a post naming lists the person does not have, a post into another
+ * person's authorization, a post without the page's token or from another site, a post replayed, a
+ * post larger than its page could send. Each is refused and makes no grant; the person's own choice
+ * still stands. (Every argument position of every tool:
+ * packages/connector/test/mcp/coverage.test.ts; the connections page: .../account/coverage.test.ts;
+ * another replica: test/e2e/replicas.test.ts.)
  */
 
 const suite = connectorForSuite()

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { connectorForSuite } from '@countersign/connector/testing'
 
 /**
- * DESIGN §7 "single-use codes (replay revokes)": an authorization code is exchanged once. A
- * second exchange - a replay, or a race with the first - gets invalid_grant and no token, and it
- * ends the grant: the tokens of the first exchange die, and the upstream credential is revoked at
- * the provider and erased.
+ * Single-use codes, a replay revokes (docs/threat-model.md, "Single-use codes; a replay revokes"):
+ * an authorization code is exchanged once. A second exchange - a replay, or a race with the first -
+ * gets invalid_grant and no token, and it ends the grant: the tokens of the first exchange die, and
+ * the upstream credential is revoked at the provider and erased.
  */
 
 const suite = connectorForSuite()

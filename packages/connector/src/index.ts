@@ -1,7 +1,8 @@
 /**
- * The connector: an MCP gateway in front of the upstream provider (DESIGN §1, §5). `countersign
- * start` runs it (cli/main.ts); the development launcher and the tests start one in their own
- * process with `runConnector` or `startConnector`.
+ * The connector: an MCP gateway in front of the upstream provider (docs/design.md, "What
+ * Countersign does" and "The connector"). `countersign start` runs it (cli/main.ts); the
+ * development launcher and the tests start one in their own process with `runConnector` or
+ * `startConnector`.
  */
 export { runConnector, type SandboxLocation } from './cli/run.js'
 export { closeOnSignal } from './cli/signals.js'

@@ -4,10 +4,11 @@ import { build, type BuildOptions } from 'esbuild'
 import { VIEW_NAMES, VIEWS, type ViewName } from '../src/services/views.js'
 
 /**
- * Builds each view (DESIGN §10) into one self-contained HTML document: its script bundled and
- * minified by esbuild, uPlot's stylesheet and the views' own inlined, nothing loaded from
- * elsewhere, and a Content-Security-Policy that lets the document reach no network origin
- * whatever the host allows. Run by `npm run build`; prints what each weighs.
+ * Builds each view (docs/design.md, "Views in the conversation") into one self-contained HTML
+ * document: its script bundled and minified by esbuild, uPlot's stylesheet and the views' own
+ * inlined, nothing loaded from elsewhere, and a Content-Security-Policy that lets the document
+ * reach no network origin whatever the host allows. Run by `npm run build`; prints what each
+ * weighs.
  */
 
 const HERE = new URL('./', import.meta.url)

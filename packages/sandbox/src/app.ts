@@ -11,7 +11,7 @@ import type { SandboxEnv, SandboxState } from './state.js'
 import { webRoutes } from './web/routes.js'
 
 /**
- * The sandbox's own origin S in the seed's dialect: its APIs, OAuth server, pages and the
+ * The sandbox's own origin S in the generic dialect: its APIs, OAuth server, pages and the
  * control API, which covers both origins.
  */
 export function createSandboxApp(state: SandboxState, dialect: Dialect): Hono<SandboxEnv> {

@@ -6,9 +6,10 @@ import type { SandboxEnv } from './state.js'
 import { taskRoutes } from './tasks/routes.js'
 
 /**
- * The provider's three APIs at the seed's paths (DESIGN §4), and the Analytics Admin API's
- * account summaries beside web analytics: served as they are at the seed's origin, and behind
- * the Google dialect's translation at Google's (§9.1). One set of handlers over one store,
+ * The provider's three APIs at the tool table's paths (docs/design.md, "The provider's API"), and
+ * the Analytics Admin API's account summaries beside web analytics: served as they are at the
+ * generic dialect's origin, and behind the Google dialect's translation at Google's
+ * (docs/sandbox.md, "Google dialect"). One set of handlers over one store,
  * whichever origin a request came in at.
  */
 export function providerApis(): Hono<SandboxEnv> {

@@ -3,8 +3,9 @@ import type { SandboxConfig } from './config.js'
 import type { TaskLinks } from './tasks/links.js'
 
 /**
- * What differs between the sandbox's two origins for the handlers they share: the seed's
- * dialect at S (DESIGN §4) and Google's at G (§9.1). Both serve the same data.
+ * What differs between the sandbox's two origins for the handlers they share: the generic
+ * dialect at S (docs/design.md, "The provider's API") and Google's at G (docs/sandbox.md,
+ * "Google dialect"). Both serve the same data.
  */
 export interface Dialect {
   name: 'seed' | 'google'
@@ -19,7 +20,7 @@ export interface Dialect {
 /** An origin as an issuer is written: no trailing slash. */
 export const withoutSlash = (url: string) => url.replace(/\/+$/, '')
 
-/** The seed's dialect, at the sandbox's own origin. Read lazily: the port is known only later. */
+/** The generic dialect, at the sandbox's own origin. Read lazily: the port is known only later. */
 export function seedDialect(config: SandboxConfig): Dialect {
   return {
     name: 'seed',

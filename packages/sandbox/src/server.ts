@@ -21,9 +21,12 @@ import { QuotaLimits } from './quota-limits.js'
 import type { SandboxEnv, SandboxState } from './state.js'
 
 export interface SandboxOptions {
-  /** The seed dialect's origin S; 0 picks a free port. */
+  /** The generic dialect's origin S; 0 picks a free port. */
   port: number
-  /** The Google dialect's origin G (DESIGN §9.1), on the same host; 0 or absent picks a free port. */
+  /**
+   * The Google dialect's origin G (docs/sandbox.md, "Google dialect"), on the same host; 0 or
+   * absent picks a free port.
+   */
   googlePort?: number
   host?: string
   /** The sandbox keeps its database in `dataDir/sandbox.db`; ':memory:' keeps nothing. */
@@ -38,7 +41,7 @@ export interface SandboxOptions {
 }
 
 export interface RunningSandbox {
-  /** S: the seed's dialect, the pages and the control API. */
+  /** S: the generic dialect, the pages and the control API. */
   url: string
   /** G: Google's dialect, over the same data. */
   googleUrl: string

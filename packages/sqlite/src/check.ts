@@ -2,7 +2,7 @@
 /**
  * Run by `npm ci` (the root's prepare): fails the install when SQLite's driver for this Node did
  * not install or build, instead of a crash at `npm start`. npm 12 installs a dependency whose
- * install step it did not run and exits 0 (docs/operations.md, "Runtimes").
+ * install step it did not run and exits 0 (docs/operations.md, "Node.js versions").
  */
 import { openSqlite, sqliteVersions } from './index.js'
 

@@ -1,10 +1,10 @@
 import type { AuditRow } from './audit.js'
 
 /**
- * A person's activity (DESIGN §5.2, `/activity`): the changes their assistants asked for and
- * what became of each, read from the audit trail (never a payload). Each change is one approval:
- * its decision (approved, declined, or expired unanswered) and, once approved, its outcome at
- * the provider: made (with the provider's status), failed, or never used.
+ * A person's activity (`/activity`; docs/design.md, "The person's pages"): the changes their
+ * assistants asked for and what became of each, read from the audit trail (never a payload). Each
+ * change is one approval: its decision (approved, declined, or expired unanswered) and, once
+ * approved, its outcome at the provider: made (with the provider's status), failed, or never used.
  */
 
 export interface ActivityEntry {

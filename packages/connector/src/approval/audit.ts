@@ -6,9 +6,9 @@ import type { AuditEventTable } from '../store/schema.js'
 /**
  * The audit trail of changes asked for through the connector: when, which grant (and whose: the
  * person, the assistant and the service, kept with each event, as the grant's link ends with the
- * grant), which tool, which approval, what was decided and, once a change was sent, the
- * provider's HTTP status. Never a payload: no arguments, no description, no result (DESIGN §5
- * "What is kept"). Kept `retentionDays` (AUDIT_RETENTION_DAYS, 90 by default), then pruned.
+ * grant), which tool, which approval, what was decided and, once a change was sent, the provider's
+ * HTTP status. Never a payload: no arguments, no description, no result (docs/design.md, "What is
+ * kept"). Kept `retentionDays` (AUDIT_RETENTION_DAYS, 90 by default), then pruned.
  *
  * Who records what:
  * - the approval gate: 'approved' and 'declined' when the person decides; 'expired' once for each

@@ -8,7 +8,7 @@ import { approvalKey, ArgumentDigests, isApprovalId, newApprovalId } from './dig
 import { ApprovalStore, type ApprovalRow, type ApprovalWithGrant } from './store.js'
 
 /**
- * The approval gate (DESIGN §5 "Approval of mutating calls"): a change is sent only with the
+ * The approval gate (docs/design.md, "Approval of changes"): a change is sent only with the
  * person's approval of exactly that call - the grant, the tool and the digest of its canonical
  * arguments - used once, within 10 minutes.
  *

@@ -5,11 +5,12 @@ import type { ChangeDescription, ChangeDetail } from '../services/definition.js'
 import type { Decided } from './gate.js'
 
 /**
- * The approval pages (DESIGN §5.2): the change an assistant asks to make, in the person's words,
- * with Approve and Decline, and beside it every other change waiting for the same person, each
- * with its own Approve and Decline, and one `Approve all` for those that may go together. Plain
- * HTML and forms (no JavaScript), in the connector's page shell: not frameable, never cached.
- * Everything shown that came from the provider or a client (titles, names) is escaped by `html`.
+ * The approval pages (docs/design.md, "The person's pages"): the change an assistant asks to make,
+ * in the person's words, with Approve and Decline, and beside it every other change waiting for the
+ * same person, each with its own Approve and Decline, and one `Approve all` for those that may go
+ * together. Plain HTML and forms (no JavaScript), in the connector's page shell: not frameable,
+ * never cached. Everything shown that came from the provider or a client (titles, names) is escaped
+ * by `html`.
  */
 
 export const APPROVALS_PATH = '/approvals'

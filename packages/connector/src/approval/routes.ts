@@ -30,7 +30,7 @@ import {
 } from './page.js'
 
 /**
- * The person's approval pages (DESIGN §5.2), and their activity:
+ * The person's approval pages (docs/design.md, "The person's pages"), and their activity:
  *
  *   GET  /approvals               every change waiting for the person, each with Approve and Decline
  *   POST /approvals               Approve all: each change the page named that may go together

@@ -26,8 +26,8 @@ import { countTokens } from './token-metrics.js'
 
 /**
  * The connector's OAuth 2.1 authorization server: oidc-provider, configured. Everything the
- * security rules of DESIGN §5 and §7 ask of it is a setting or a hook here; the rest of the
- * protocol is oidc-provider's own, tested upstream.
+ * security rules ask of it (docs/design.md, "The authorization server" and "Security") is a setting
+ * or a hook here; the rest of the protocol is oidc-provider's own, tested upstream.
  */
 
 /**

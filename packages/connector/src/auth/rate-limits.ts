@@ -5,8 +5,8 @@ import { ROUTES } from './provider.js'
 /**
  * Rate limits in front of the authorization server's registration and token endpoints, by client
  * address (the TCP peer: a forwarded address is not trusted). They are far above what any client
- * needs (DESIGN §5 asks for at least 60 registrations and 300 token requests a minute; the
- * defaults are 120 and 600, RATE_LIMIT_* change them) and only stop floods.
+ * needs (docs/design.md, "The authorization server": at least 60 registrations and 300 token
+ * requests a minute; the defaults are 120 and 600, RATE_LIMIT_* change them) and only stop floods.
  *
  * The counters are the store's (src/store/rate-limits.ts): on PostgreSQL one shared count for
  * every replica, so N replicas together allow what one does, at one statement per request; on

@@ -37,7 +37,7 @@ export async function runConnector(
 }
 
 /**
- * The sandbox as the connector's provider, in the profile's dialect: the seed's at its origin,
+ * The sandbox as the connector's provider, in the profile's dialect: the generic one at its origin,
  * or Google's at its Google origin (`UPSTREAM_PROFILE=google` with no client of its own).
  */
 function sandboxAsUpstream(env: ConnectorEnvironment, sandbox?: SandboxLocation): UpstreamConfig {

@@ -1,6 +1,7 @@
 /**
- * SIGTERM (or SIGINT): stop accepting, finish the calls in flight, close, exit 0 (DESIGN §3). A
- * second signal while that runs stops at once, with exit code 1.
+ * SIGTERM (or SIGINT): stop accepting, finish the calls in flight, close, exit 0
+ * (docs/operations.md, "Stopping a replica"). A second signal while that runs stops at once, with
+ * exit code 1.
  */
 export function closeOnSignal(close: () => Promise<void>): void {
   let stopping = false

@@ -14,7 +14,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number]
 export const API_NAMES = [...SERVICE_NAMES, 'analyticsAdmin'] as const
 export type ApiName = (typeof API_NAMES)[number]
 
-/** The provider profiles (src/services/profiles): the seed's provider, or Google. */
+/** The provider profiles (src/services/profiles): the generic provider, or Google. */
 export const PROFILE_NAMES = ['seed', 'google'] as const
 export type ProfileName = (typeof PROFILE_NAMES)[number]
 
@@ -30,7 +30,7 @@ export interface UpstreamConfig {
   userinfoUrl: string
   clientId: string
   clientSecret: string
-  /** The full scope identifier is this prefix followed by the seed's short name. */
+  /** The full scope identifier is this prefix followed by the short name. */
   scopePrefix: string
   /** One API base URL per service, and the analytics Admin API's. */
   apiBase: Record<ApiName, string>
@@ -45,7 +45,10 @@ export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number]
  * so they hold across replicas, and in memory on SQLite.
  */
 export interface RateLimitSettings {
-  /** Registrations a minute from one client address (DESIGN §5: at least 60 by default). */
+  /**
+   * Registrations a minute from one client address (docs/operations.md, "Rate limits": at least
+   * 60).
+   */
   registrationsPerMinute: number
   /** Token requests (code exchanges and refreshes) a minute from one address (at least 300). */
   tokenRequestsPerMinute: number

@@ -16,15 +16,16 @@ import {
 } from '../config/config.js'
 
 /**
- * The connector's configuration from the environment (DESIGN §3). Every variable is optional;
- * an error names the variable and says what it should hold, never echoing a secret.
+ * The connector's configuration from the environment (docs/operations.md, "Configuration"). Every
+ * variable is optional; an error names the variable and says what it should hold, never echoing a
+ * secret.
  */
 
 export type Environment = Record<string, string | undefined>
 
 export interface ConnectorEnvironment {
   config: Omit<ConnectorConfig, 'upstream'>
-  /** UPSTREAM_PROFILE: the seed's provider (the default) or Google. */
+  /** UPSTREAM_PROFILE: the generic provider (the default) or Google. */
   profile: ProfileName
   /** The real provider's settings, or undefined to use the built-in sandbox (in the profile's dialect). */
   upstream: UpstreamConfig | undefined
@@ -143,15 +144,17 @@ function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | un
   }
 }
 
-/** DESIGN §3's default: the port of OpenTelemetry's Prometheus exporter. */
+/**
+ * The default of docs/operations.md, "Metrics": the port of OpenTelemetry's Prometheus exporter.
+ */
 export const DEFAULT_METRICS_PORT = 9464
 /** A bearer token shorter than this is too easy to guess. */
 const MIN_METRICS_TOKEN_LENGTH = 16
 
 /**
- * `/metrics` on a port of its own (DESIGN §3): METRICS_PORT (9464 unless told; 0 turns it off,
- * so here 0 does not mean "a free port" as it does for PORT), METRICS_HOST (loopback unless told)
- * and METRICS_TOKEN (a bearer token a scrape must send; none unless told).
+ * `/metrics` on a port of its own (docs/operations.md, "Metrics"): METRICS_PORT (9464 unless told;
+ * 0 turns it off, so here 0 does not mean "a free port" as it does for PORT), METRICS_HOST
+ * (loopback unless told) and METRICS_TOKEN (a bearer token a scrape must send; none unless told).
  */
 function metricsOf(env: Environment, publicPort: number): MetricsConfig | undefined {
   const port = portOf(env, 'METRICS_PORT', DEFAULT_METRICS_PORT)

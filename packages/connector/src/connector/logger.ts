@@ -1,9 +1,9 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
 
 /**
- * The connector's logger. Logs never hold tokens, codes, secrets, cookies or bodies (DESIGN §5
- * "What is kept"): nothing logs a body, request logs carry the path without its query string,
- * and these paths are redacted wherever a field of that name turns up anyway.
+ * The connector's logger. Logs never hold tokens, codes, secrets, cookies or bodies
+ * (docs/design.md, "What is kept"): nothing logs a body, request logs carry the path without its
+ * query string, and these paths are redacted wherever a field of that name turns up anyway.
  */
 const REDACTED_PATHS = [
   'authorization',

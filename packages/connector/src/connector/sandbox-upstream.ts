@@ -2,9 +2,10 @@ import type { UpstreamConfig } from '../config/config.js'
 import { GOOGLE_PROFILE } from '../services/profiles/google.js'
 
 /**
- * The upstream settings that point the connector at the built-in sandbox provider: its seed
- * dialect, or its Google dialect under the Google profile (DESIGN §4, §9.1). Used by the CLI
- * when no real provider is configured, and by the tests and benchmarks.
+ * The upstream settings that point the connector at the built-in sandbox provider: the generic
+ * dialect, or its Google dialect under the Google profile (docs/design.md, "The provider's API" and
+ * "The sandbox's Google dialect"). Used by the CLI when no real provider is configured, and by the
+ * tests and benchmarks.
  */
 
 /** The sandbox's default scope prefix: the two agree by configuration, not by shared code. */
@@ -37,9 +38,10 @@ export function sandboxUpstream(
 }
 
 /**
- * The Google profile pointed at the sandbox's Google dialect at `googleUrl` (DESIGN §9.1): every
- * Google default with its origin swapped for the sandbox's, since that one origin serves each
- * Google host's paths at its root (`/o/oauth2/v2/auth`, `/token`, `/tasks/v1`, `/v1beta`, ...).
+ * The Google profile pointed at the sandbox's Google dialect at `googleUrl` (docs/sandbox.md,
+ * "Google dialect"): every Google default with its origin swapped for the sandbox's, since that one
+ * origin serves each Google host's paths at its root (`/o/oauth2/v2/auth`, `/token`, `/tasks/v1`,
+ * `/v1beta`, ...).
  */
 export function googleSandboxUpstream(googleUrl: string): UpstreamConfig {
   const at = (setting: keyof typeof GOOGLE_PROFILE.defaults) => {

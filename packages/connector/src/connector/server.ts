@@ -58,8 +58,9 @@ export interface ConnectorOptions {
 }
 
 /**
- * How long a stopping connector waits for the calls in flight (DESIGN §3): as long as one
- * upstream call may take, retries included, so a call that started is let finish.
+ * How long a stopping connector waits for the calls in flight (docs/operations.md, "Stopping a
+ * replica"): as long as one upstream call may take, retries included, so a call that started is let
+ * finish.
  */
 export const DRAIN_DEADLINE_MS = 10_000
 

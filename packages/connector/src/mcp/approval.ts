@@ -27,7 +27,7 @@ import {
 import { providerReader } from './provider-reader.js'
 
 /**
- * The approval step of a change (DESIGN §5 "Approval of mutating calls"): before a change is sent,
+ * The approval step of a change (docs/design.md, "Approval of changes"): before a change is sent,
  * the person approves exactly that call, and the server enforces it, failing closed.
  *
  *   1. a retry that carries the person's answer from the client: the answer is recorded;

@@ -13,7 +13,7 @@ import type { LegacySession } from './legacy-sessions.js'
 
 /**
  * Whether, and how, the person can be asked in their assistant's own interface during one
- * `tools/call` (DESIGN §5, "Approval of mutating calls", step 2).
+ * `tools/call` (docs/design.md, "Approval of changes", step 2).
  *
  * A 2026-07-28 request asks with a multi round-trip input request, answered by a retry of the
  * same call carrying the answer and the state we handed out; that retry may land on any replica.

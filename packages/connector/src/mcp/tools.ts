@@ -49,7 +49,7 @@ import {
  * The `_meta` keys of a listed tool:
  * - `countersign/scope`: the short scope a token needs to call it, e.g. "tasks.readonly";
  * - `countersign/accessMode`: for a change, how the person approves each call, "auth-token" or
- *   "per-call" (the seed's access modes);
+ *   "per-call" (the tool table's access modes);
  * - `ui` (and its older flat form, `ui/resourceUri`): the view that draws the result, for hosts
  *   that render MCP Apps (views.ts).
  */
@@ -71,7 +71,8 @@ interface ServedTool {
 /**
  * An answer is checked against JSON Schema, as an MCP client checks a result, by the SDK's own
  * validator (ajv, compiled once per tool): it checks in place, where the zod schema it was
- * generated from would copy the whole answer first (docs/decisions.md, "Large results").
+ * generated from would copy the whole answer first (docs/decisions.md, "Large results and the
+ * connector's own work").
  */
 const answerValidator = new AjvJsonSchemaValidator()
 

@@ -10,11 +10,11 @@ import type { ToolDefinition } from '../services/definition.js'
 import { VIEWS, viewUri, type ViewName } from '../services/views.js'
 
 /**
- * The views of MCP Apps (DESIGN §10) as one service's endpoint serves them: each a resource
- * (`resources/list`, `resources/read`) whose one document is the view built by `npm run build`
- * into `dist/views/`, read once at startup. The ext-apps server helpers wrap McpServer's
- * `registerTool` and `registerResource`, which the lean per-request Server does not use
- * (handler.ts): the `_meta` here is what they write, from the library's own constants.
+ * The views of MCP Apps (docs/design.md, "Views in the conversation") as one service's endpoint
+ * serves them: each a resource (`resources/list`, `resources/read`) whose one document is the view
+ * built by `npm run build` into `dist/views/`, read once at startup. The ext-apps server helpers
+ * wrap McpServer's `registerTool` and `registerResource`, which the lean per-request Server does
+ * not use (handler.ts): the `_meta` here is what they write, from the library's own constants.
  */
 
 /** Where `npm run build` writes the views: `dist/views/` of this package, from src/ or dist/. */

@@ -1,8 +1,8 @@
 /**
- * Every value a metric's label can take, in small fixed sets (DESIGN §3: never a token, a
- * person's data or a payload in a label). Besides these, labels hold only the service names
- * (config/config.ts) and the tool names of the definitions, registered at startup. An id, a URL
- * or a text from a request never becomes a label: what is not in its set is counted as `other`.
+ * Every value a metric's label can take, in small fixed sets (docs/operations.md, "Metrics": never
+ * a token, a person's data or a payload in a label). Besides these, labels hold only the service
+ * names (config/config.ts) and the tool names of the definitions, registered at startup. An id, a
+ * URL or a text from a request never becomes a label: what is not in its set is counted as `other`.
  * docs/operations.md ("Metrics") describes each set.
  */
 

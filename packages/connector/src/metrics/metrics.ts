@@ -27,9 +27,10 @@ import {
 } from './labels.js'
 
 /**
- * What the connector counts, for `/metrics` (DESIGN §3): one `Metrics` per running connector,
- * with a registry of its own (never prom-client's global one: tests run many connectors in one
- * process). The parts record through the named methods below and never see prom-client.
+ * What the connector counts, for `/metrics` (docs/operations.md, "Metrics"): one `Metrics` per
+ * running connector, with a registry of its own (never prom-client's global one: tests run many
+ * connectors in one process). The parts record through the named methods below and never see
+ * prom-client.
  *
  * Recording is on the hot path of every tool call, so what a call records is bound once: the
  * MCP layer asks for a tool's `ToolCallMetrics` at startup, the upstream client for a service's

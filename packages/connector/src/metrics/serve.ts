@@ -8,11 +8,11 @@ import { closeNow } from '../http/closing.js'
 import type { Metrics } from './metrics.js'
 
 /**
- * `GET /metrics` in the Prometheus text format, on a server of its own (DESIGN §3): its own port
- * and address (loopback unless told otherwise), never the public port. With a token configured,
- * a scrape must send `Authorization: Bearer <token>` (compared in constant time), else 401.
- * Anything but `/metrics` is 404. Bound to loopback, it answers only requests that name a
- * loopback host (DNS rebinding: a web page must not read it through a name of its own).
+ * `GET /metrics` in the Prometheus text format, on a server of its own (docs/operations.md,
+ * "Metrics"): its own port and address (loopback unless told otherwise), never the public port.
+ * With a token configured, a scrape must send `Authorization: Bearer <token>` (compared in constant
+ * time), else 401. Anything but `/metrics` is 404. Bound to loopback, it answers only requests that
+ * name a loopback host (DNS rebinding: a web page must not read it through a name of its own).
  */
 
 export const METRICS_PATH = '/metrics'

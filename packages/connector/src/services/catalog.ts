@@ -8,7 +8,7 @@ import { SERVICE_NAMES, type ServiceName } from '../config/config.js'
 export { SERVICE_NAMES, type ServiceName }
 
 export interface ServiceScope {
-  /** The seed's short name; the upstream's full identifier is its prefix followed by this. */
+  /** The short name; the upstream's full identifier is its prefix followed by this. */
   name: string
   /** What a person is asked to allow, in their words. */
   description: string

@@ -7,7 +7,7 @@ import type { ViewName } from './views.js'
 export type { AccessMode, HttpMethod }
 
 /**
- * One tool of one service, declared once: its row of the seed's table (src/services/table.ts)
+ * One tool of one service, declared once: its row of the tool table (src/services/table.ts)
  * and what defineTool adds to it. The MCP listing, input validation, the upstream request, the
  * approval message and docs/tools.md are all derived from this: adding a tool is adding a row
  * and its definition. Nothing here knows about transport, auth or storage.
@@ -17,13 +17,16 @@ export interface ToolDefinition<
   Output extends z.ZodType = z.ZodType,
 > {
   service: ServiceName
-  /** The seed's tool name, e.g. `delete_task`. */
+  /** The tool's name, e.g. `delete_task`. */
   name: string
   /** For people: a short title. */
   title: string
-  /** For a model: what the tool does and the seed's rules that matter when calling it. */
+  /** For a model: what the tool does and the provider's rules that matter when calling it. */
   description: string
-  /** The seed's method and path (a provider profile may map them elsewhere, src/services/profiles). */
+  /**
+   * The generic provider's method and path (a provider profile may map them elsewhere,
+   * src/services/profiles).
+   */
   method: HttpMethod
   /** Relative to the service's base URL; `{name}` segments are filled from input fields. */
   path: string
@@ -42,11 +45,12 @@ export interface ToolDefinition<
   output: Output
   /**
    * Where the result is not the provider's answer as it is but built from it (a compact table,
-   * DESIGN §5.1): what the provider answers, checked before anything is built from it, and how
-   * the result is built. Without it, the answer is the result, checked against `output`.
+   * docs/design.md, "Results sized for a model"): what the provider answers, checked before
+   * anything is built from it, and how the result is built. Without it, the answer is the result,
+   * checked against `output`.
    */
   answer?: AnswerReading<z.output<Input>>
-  /** The short scope the tool needs (the seed's permission table). */
+  /** The short scope the tool needs (the tool table's scopes). */
   scope: string
   /** Safe to send again when the outcome of a call is unknown (derived: reads; not creates). */
   idempotent: boolean
@@ -106,8 +110,8 @@ export interface AnswerReading<Args, Answer extends z.ZodType = z.ZodType> {
 }
 
 /**
- * A read of the provider that no tool exposes, made only to describe a change: the seed's
- * `GET /lists/{tasklist}` ("upstream only, no tool", like the list's `clear`).
+ * A read of the provider that no tool exposes, made only to describe a change: the generic
+ * provider's `GET /lists/{tasklist}` ("upstream only, no tool", like the list's `clear`).
  */
 export interface ProviderRead {
   service: ServiceName
@@ -155,7 +159,7 @@ export type ToolDetail<
   : { approval?: never })
 
 /**
- * A tool's definition: its row of the seed's table and its detail. What the row decides is
+ * A tool's definition: its row of the tool table and its detail. What the row decides is
  * derived here. A read is read-only and idempotent. A change is sent again after a lost answer
  * only where its method allows: PUT and DELETE are idempotent, and so are these PATCHes, which
  * set fields to the values given, under If-Match; a POST creates, or (a move with no `previous`)

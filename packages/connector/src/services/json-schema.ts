@@ -3,7 +3,8 @@ import { z } from 'zod'
 /**
  * A tool's JSON Schema as the MCP listing shows it to a model, and as docs/tools.md renders it:
  * generated from the zod schema that validates, then cut to what every host can read within the
- * model's budget (DESIGN §5.1; the measures are in docs/decisions.md, "Results sized for a model"):
+ * model's budget (docs/design.md, "Results sized for a model"; the measures are in
+ * docs/decisions.md, "Results sized for a model"):
  *
  * - no `$schema`: MCP reads a schema without one as 2020-12, and Gemini's API refuses the keyword;
  * - no `$ref` and no `$defs`: Gemini CLI, GitHub Copilot CLI and several agent frameworks cannot

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
 /**
- * The compact table a model reads for search performance and for analytics reports (DESIGN
- * §5.1). The columns are named once, dimensions then metrics, each metric with its type; each
- * row is an array of values in that order, numbers as JSON numbers rounded to what a person
- * reads. Each service's table adds what its provider said (paging, aggregation, totals) between
- * the columns and the rows. Measured against the provider's own JSON of the same page, such a
- * row costs about half the tokens (docs/decisions.md, "Results sized for a model").
+ * The compact table a model reads for search performance and for analytics reports (docs/design.md,
+ * "Results sized for a model"). The columns are named once, dimensions then metrics, each metric
+ * with its type; each row is an array of values in that order, numbers as JSON numbers rounded to
+ * what a person reads. Each service's table adds what its provider said (paging, aggregation,
+ * totals) between the columns and the rows. Measured against the provider's own JSON of the same
+ * page, such a row costs about half the tokens (docs/decisions.md, "Results sized for a model").
  */
 
 /** A metric's type, as the analytics API's MetricType without its `TYPE_` prefix. */

@@ -1,18 +1,18 @@
 import { scopeNamesOf, type ServiceName } from './catalog.js'
 
 /**
- * A service's tools as the seed tabulates them: one row per tool, in the seed's order, with its
- * tool table's "Method and path" and "User approval", its permission table's scope and, for a
- * change, the access mode its Authentication section gives. Each tool's definition starts from
- * its row (defineTool); what follows from the row is derived there, not written again.
+ * A service's tools as the tool table lists them (docs/design.md, "The tool table"): one row per
+ * tool, in its order, with its method and path, whether each call is approved, its scope and, for a
+ * change, its access mode. Each tool's definition starts from its row (defineTool); what follows
+ * from the row is derived there, not written again.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** The seed's access modes: approval in the assistant's interface, or on the connector's page. */
+/** The access modes: approval in the assistant's interface, or on the connector's page. */
 export type AccessMode = 'auth-token' | 'per-call'
 
-/** A "Method and path" cell, as the seed writes it: `POST /lists/{tasklist}/tasks`. */
+/** A "Method and path" cell, as the tool table writes it: `POST /lists/{tasklist}/tasks`. */
 export type MethodAndPath = `${HttpMethod} /${string}`
 
 /** One row: a read ("none (read)") or a change approved "each time", with its access mode. */
@@ -23,7 +23,7 @@ export type SeedRow =
 /** A row as a definition reads it. */
 export interface ToolRow {
   service: ServiceName
-  /** The seed's tool name: the row's key. */
+  /** The tool's name: the row's key. */
   name: string
   method: HttpMethod
   /** Relative to the service's base URL. */
@@ -44,7 +44,7 @@ export interface ChangeRow extends ToolRow {
 
 type RowOf<Row extends SeedRow> = Row extends { 3: AccessMode } ? ChangeRow : ReadRow
 
-/** A service's table, keyed by tool name in the seed's order. An unknown scope is a fault. */
+/** A service's table, keyed by tool name in the tool table's order. An unknown scope is a fault. */
 export function seedTable<const Rows extends Record<string, SeedRow>>(
   service: ServiceName,
   rows: Rows,

@@ -25,13 +25,14 @@ const INTRO = `# Tools
 
 <!-- Generated from the service definitions (src/services) by \`npm run docs:tools\`: edit those, not this file. -->
 
-Each service's tools, in the order of the seed's tool table, as their definitions declare them.
-The MCP listing, the validation of arguments and the approvals are built from the same definitions.
+Each service's tools, in the order of the tool table (docs/design.md, "The tool table"), as their
+definitions declare them. The MCP listing, the validation of arguments and the approvals are built
+from the same definitions.
 
-- **Method and path**: the seed's upstream call, relative to the service's base URL. A provider
+- **Method and path**: the generic provider's call, relative to the service's base URL. A provider
   profile (\`UPSTREAM_PROFILE=google\`) sends it to its own path; the tool does not change.
 - **Scope**: the short scope a grant needs to call the tool.
-- **Approval**: none for a read; for a change, the person approves each call, with the seed's access
+- **Approval**: none for a read; for a change, the person approves each call, with its access
   mode: \`auth-token\` asks in the assistant's own interface where it can (MCP elicitation), else on
   the connector's approval page; \`per-call\` always asks on the connector's approval page.
 - **View**: for hosts that render MCP Apps, the view that draws the result (a chart or ranked

@@ -1,8 +1,8 @@
 /**
- * The views that draw a tool's result in hosts that render MCP Apps (DESIGN §10): each a
- * self-contained HTML document built from `packages/connector/views/` by `npm run build`. A tool
- * names its view in its definition; the MCP layer declares it in the tool's `_meta.ui` and serves
- * it from the service's endpoint. Hosts without the extension ignore both.
+ * The views that draw a tool's result in hosts that render MCP Apps (docs/design.md, "Views in the
+ * conversation"): each a self-contained HTML document built from `packages/connector/views/` by
+ * `npm run build`. A tool names its view in its definition; the MCP layer declares it in the tool's
+ * `_meta.ui` and serves it from the service's endpoint. Hosts without the extension ignore both.
  */
 
 export const VIEW_NAMES = ['search-performance', 'report', 'realtime'] as const

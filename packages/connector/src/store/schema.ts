@@ -1,7 +1,7 @@
 /**
  * The connector's tables, as kysely sees them. Column types mean the same on SQLite and
  * PostgreSQL: text, integer, and bigint for instants in epoch milliseconds (read back as numbers
- * on both engines). The connector keeps no user data: see DESIGN.md §5 "What is kept".
+ * on both engines). The connector keeps no user data: see docs/design.md, "What is kept".
  */
 export interface ConnectorDatabase {
   upstream_credentials: UpstreamCredentialTable

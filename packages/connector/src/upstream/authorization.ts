@@ -11,10 +11,10 @@ import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
 import { serializeTokenSet, tokenSetFrom } from './token-set.js'
 
 /**
- * The chained flow's middle step (DESIGN §5): after the person allowed an assistant on the
- * connector's consent page, the browser goes to the provider's authorization page; when it comes
- * back, the connector keeps the upstream credential, sealed, and the authorization server
- * finishes the assistant's authorization.
+ * The chained flow's middle step (docs/design.md, "The authorization server"): after the person
+ * allowed an assistant on the connector's consent page, the browser goes to the provider's
+ * authorization page; when it comes back, the connector keeps the upstream credential, sealed, and
+ * the authorization server finishes the assistant's authorization.
  */
 
 export interface AuthorizationDeps extends RevocationDeps {

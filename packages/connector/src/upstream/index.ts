@@ -1,6 +1,7 @@
 /**
- * The upstream client's OAuth side: the connector as a client of the provider, and the life of
- * the upstream credentials it holds (DESIGN §2 "upstream client", §5 "Authorization server").
+ * The upstream client's OAuth side: the connector as a client of the provider, and the life of the
+ * upstream credentials it holds (docs/architecture.md, "The connector's parts"; docs/design.md,
+ * "The authorization server").
  *
  * The callback route `GET /upstream/callback` serves both flows that return there. It asks
  * `upstream.kindOf(url)` which one the state belongs to, then calls `complete(url)` for

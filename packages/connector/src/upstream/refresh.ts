@@ -31,7 +31,7 @@ const POLL_MS = 100
 const LEASE_MARGIN_MS = 5_000
 /**
  * A token obtained by a refresh after a 401 that is itself rejected this soon means the provider
- * no longer honours the credential (DESIGN §5: "401 after one refresh").
+ * no longer honours the credential (docs/design.md, "Disconnecting": "401 after one refresh").
  */
 const REJECTED_AGAIN_WINDOW_MS = 5 * 60_000
 

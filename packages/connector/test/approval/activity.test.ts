@@ -7,9 +7,10 @@ import { taskFixtures } from '../mcp/fixtures.js'
 import { approvalFlow } from './flow.js'
 
 /**
- * `/activity` (DESIGN §5.2): the signed-in person's decided changes, newest first, from the audit
- * trail with no payload (when, which assistant, which service, what kind of change, the decision
- * and what became of it); nobody else's; and the trail pruned after its retention.
+ * `/activity` (docs/design.md, "The person's pages"): the signed-in person's decided changes,
+ * newest first, from the audit trail with no payload (when, which assistant, which service, what
+ * kind of change, the decision and what became of it); nobody else's; and the trail pruned after
+ * its retention.
  */
 
 const suite = connectorForSuite()

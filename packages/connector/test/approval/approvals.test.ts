@@ -7,11 +7,11 @@ import { connectorForSuite, type Person } from '../support/connector.js'
 import { approvalFlow, escaped } from './flow.js'
 
 /**
- * Several changes, one visit (DESIGN §5.2): the page of one change lists every other change
- * waiting for the same person, from any of their assistants and services, each with its own
- * Approve and Decline, and `Approve all` approves exactly the changes it named that may go
- * together, each by itself. Nobody else's change is shown or decided, a deletion waits for its
- * own Approve, and a post that is not the page's own decides nothing.
+ * Several changes, one visit (docs/design.md, "The person's pages"): the page of one change lists
+ * every other change waiting for the same person, from any of their assistants and services, each
+ * with its own Approve and Decline, and `Approve all` approves exactly the changes it named that
+ * may go together, each by itself. Nobody else's change is shown or decided, a deletion waits for
+ * its own Approve, and a post that is not the page's own decides nothing.
  */
 
 const suite = connectorForSuite()

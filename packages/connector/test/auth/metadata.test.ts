@@ -17,7 +17,8 @@ describe('authorization server metadata', () => {
     expect(rfc8414.body).toEqual(oidc.body)
   })
 
-  it('says what DESIGN §5 promises', async () => {
+  // docs/design.md, "The authorization server"
+  it('says what the authorization server promises', async () => {
     const { body } = await suite.request('GET', '/.well-known/oauth-authorization-server')
     const url = suite.url
     expect(body).toMatchObject({

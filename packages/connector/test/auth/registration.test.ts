@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { connectorForSuite } from '../support/connector.js'
 
-/** Dynamic client registration (RFC 7591): open, with the redirect URI rules of DESIGN §5. */
+/**
+ * Dynamic client registration (RFC 7591): open, with the redirect URI rules of docs/design.md, "The
+ * authorization server".
+ */
 
 const suite = connectorForSuite()
 

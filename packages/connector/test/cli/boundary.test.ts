@@ -4,12 +4,12 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 /**
- * DESIGN §2: the connector and the sandbox are two programs that talk only over HTTP. Every
- * module a production start of the connector (`countersign start`, packages/connector/src/cli/
- * main.ts) can load is found by following its imports, static and dynamic, from that entry: none
- * is the sandbox's. (The lint rule in eslint.config.js refuses such an import where it is written;
- * this checks what is reachable, whatever the path; compiled.test.ts checks what the compiled
- * program's process does load.)
+ * docs/architecture.md, "Two programs, two packages": the connector and the sandbox are two
+ * programs that talk only over HTTP. Every module a production start of the connector (`countersign
+ * start`, packages/connector/src/cli/ main.ts) can load is found by following its imports, static
+ * and dynamic, from that entry: none is the sandbox's. (The lint rule in eslint.config.js refuses
+ * such an import where it is written; this checks what is reachable, whatever the path;
+ * compiled.test.ts checks what the compiled program's process does load.)
  */
 
 const ROOT = resolve(import.meta.dirname, '../../../..')

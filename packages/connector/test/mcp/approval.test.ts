@@ -8,11 +8,11 @@ import { approvalLink, assistantV1, assistantV2, textOf, type Answer } from './a
 import { taskFixtures } from './fixtures.js'
 
 /**
- * Every change through the real connector and sandbox, as the person meets it (DESIGN §5
- * "Approval of mutating calls"): asked in the assistant where it can answer (the SDK v2 client
- * under 2026-07-28), on the approval page where it cannot (the v1 client, 2025-11-25), and
- * delete_task always on the page. Whatever goes wrong - a decline, a dismissal, an expiry, a
- * replay, other arguments, another person, a task changed since - the provider sees no write.
+ * Every change through the real connector and sandbox, as the person meets it (docs/design.md,
+ * "Approval of changes"): asked in the assistant where it can answer (the SDK v2 client under
+ * 2026-07-28), on the approval page where it cannot (the v1 client, 2025-11-25), and delete_task
+ * always on the page. Whatever goes wrong - a decline, a dismissal, an expiry, a replay, other
+ * arguments, another person, a task changed since - the provider sees no write.
  */
 
 const suite = connectorForSuite()

@@ -8,9 +8,10 @@ import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access
 import { connectorForSuite, type Person } from '../support/connector.js'
 
 /**
- * Disconnect from the provider's side (DESIGN §5): the person revokes the app on the provider's
- * connections page; the next time the connector needs the credential, the provider refuses it,
- * and the connector ends every grant that used it and tells the client to reconnect.
+ * Disconnect from the provider's side (docs/design.md, "Disconnecting"): the person revokes the app
+ * on the provider's connections page; the next time the connector needs the credential, the
+ * provider refuses it, and the connector ends every grant that used it and tells the client to
+ * reconnect.
  */
 
 const suite = connectorForSuite()

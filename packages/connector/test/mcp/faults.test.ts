@@ -6,10 +6,10 @@ import { assistantV2, textOf } from './approval-clients.js'
 import { taskFixtures } from './fixtures.js'
 
 /**
- * The provider failing under the tools, with the sandbox's fault injection (DESIGN §7
- * Reliability): reads retry 429 and 5xx within the deadline; a change is sent once, approved, and
- * never again when its outcome is unknown; a call past the deadline ends; a revoked credential
- * ends the grant. Each failure is a tool result that says what happened and what to do.
+ * The provider failing under the tools, with the sandbox's fault injection (docs/design.md,
+ * "Reliability"): reads retry 429 and 5xx within the deadline; a change is sent once, approved, and
+ * never again when its outcome is unknown; a call past the deadline ends; a revoked credential ends
+ * the grant. Each failure is a tool result that says what happened and what to do.
  */
 
 const DEADLINE_MS = 1_500

@@ -11,11 +11,14 @@ export function taskFixtures(
 ) {
   const google = suite.profile === 'google'
   const fixtures = {
-    /** The provider's answer to a delete: the seed's 200, Google's 204 (both without a body). */
+    /**
+     * The provider's answer to a delete: the generic provider's 200, Google's 204 (both without a
+     * body).
+     */
     deleteStatus: google ? 204 : 200,
 
     /**
-     * The audit of an approved change whose task changed since: the seed's provider refuses it
+     * The audit of an approved change whose task changed since: the generic provider refuses it
      * (412); at Google the connector's own re-read refuses it before anything is sent.
      */
     staleChange: (tool: string) => (google ? `failed ${tool}` : `failed ${tool} 412`),

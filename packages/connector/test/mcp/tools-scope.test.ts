@@ -6,10 +6,10 @@ import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { connectorForSuite } from '../support/connector.js'
 
 /**
- * The scope of each tool, checked per call (DESIGN §5): a token without it gets 403
- * insufficient_scope naming it, before anything reaches the provider: the real changes, and an
- * endpoint built over one more definition, a read that asks for the full scope (so that a call
- * which passes the check goes straight to the provider, with no approval in the way).
+ * The scope of each tool, checked per call (docs/design.md, "MCP endpoints"): a token without it
+ * gets 403 insufficient_scope naming it, before anything reaches the provider: the real changes,
+ * and an endpoint built over one more definition, a read that asks for the full scope (so that a
+ * call which passes the check goes straight to the provider, with no approval in the way).
  */
 
 const suite = connectorForSuite()

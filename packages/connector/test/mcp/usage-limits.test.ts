@@ -10,7 +10,7 @@ import { taskFixtures } from './fixtures.js'
 
 /**
  * A limit is not a refusal: Google's Apiary-era APIs (Tasks, webmasters v3) answer quota and
- * setup problems with 403 (research upstream-apis.md §4), which the sandbox's dialects answer
+ * setup problems with 403 (docs/sandbox.md, "Quotas"), which the sandbox's dialects answer
  * too (its control API's `reason`). A limit on the rate is retried like a 429; a quota used up for
  * the day and an API not enabled are said for what they are, to the model, in the operator's log
  * and in the metrics, are sent once, and never open the breaker. GA4's property tokens are the

@@ -9,11 +9,12 @@ import { connectorForSuite } from '../support/connector.js'
 import { ERAS, mcpClientWithToken, type Era } from '../support/mcp-client.js'
 
 /**
- * The views of MCP Apps (DESIGN §10) as the connector serves them, through the MCP SDK's own
- * client under both protocol revisions: each of the four tools names its view in `_meta.ui`
- * whatever the client declared, as the extension's host library reads it; each view is a
- * resource of its service's endpoint, one self-contained HTML document under 1 MB that loads
- * nothing from elsewhere; and a result is the same for a client with the extension or without.
+ * The views of MCP Apps (docs/design.md, "Views in the conversation") as the connector serves them,
+ * through the MCP SDK's own client under both protocol revisions: each of the four tools names its
+ * view in `_meta.ui` whatever the client declared, as the extension's host library reads it; each
+ * view is a resource of its service's endpoint, one self-contained HTML document under 1 MB that
+ * loads nothing from elsewhere; and a result is the same for a client with the extension or
+ * without.
  */
 
 const suite = connectorForSuite()

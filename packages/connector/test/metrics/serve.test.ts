@@ -16,10 +16,10 @@ import { PROGRAMS } from '../support/processes.js'
 import { parseExposition } from '../support/prometheus.js'
 
 /**
- * Where `/metrics` is served (DESIGN §3): on a port of its own, never the public one; behind a
- * bearer token when one is set; bound where told, with a warning when that is not loopback and
- * no token guards it; a port already taken stops the start with an error naming METRICS_PORT;
- * closing the connector closes it.
+ * Where `/metrics` is served (docs/operations.md, "Metrics"): on a port of its own, never the
+ * public one; behind a bearer token when one is set; bound where told, with a warning when that is
+ * not loopback and no token guards it; a port already taken stops the start with an error naming
+ * METRICS_PORT; closing the connector closes it.
  */
 
 const TOKEN = randomBytes(24).toString('hex')

@@ -26,14 +26,15 @@ import type { ProviderRequest } from '../support/provider-log.js'
 import { circuitStates, moved, parseExposition, type Exposition } from '../support/prometheus.js'
 
 /**
- * `/metrics` after a real session (DESIGN §3): a person connects an assistant through the OAuth
- * flow, the assistant calls tools through the SDK v2 client - reads, a read of a task that does
- * not exist, a read whose upstream token the provider rejects once, a read the provider fails on
- * every try (the sandbox's fault injection), a change the person declines and one they approve in
- * the client - then refreshes its token, replays the old refresh token, a second person revokes
- * theirs, and the rate limits are reached. Each scrape is parsed as Prometheus would, and each
- * metric is checked to have moved by exactly what the session did, and nothing else; the upstream
- * counts against the sandbox's own log of the requests it received. No label holds an id.
+ * `/metrics` after a real session (docs/operations.md, "Metrics"): a person connects an assistant
+ * through the OAuth flow, the assistant calls tools through the SDK v2 client - reads, a read of a
+ * task that does not exist, a read whose upstream token the provider rejects once, a read the
+ * provider fails on every try (the sandbox's fault injection), a change the person declines and one
+ * they approve in the client - then refreshes its token, replays the old refresh token, a second
+ * person revokes theirs, and the rate limits are reached. Each scrape is parsed as Prometheus
+ * would, and each metric is checked to have moved by exactly what the session did, and nothing
+ * else; the upstream counts against the sandbox's own log of the requests it received. No label
+ * holds an id.
  */
 
 const REGISTRATIONS_PER_MINUTE = 4

@@ -5,7 +5,7 @@ import { inTableOrder } from '../../src/services/definition.js'
 import { seedTable } from '../../src/services/table.js'
 
 /**
- * A definition starts from its row of the seed's table; what follows from the row is derived:
+ * A definition starts from its row of the tool table; what follows from the row is derived:
  * the service, method, path and scope, the approval's access mode, idempotency and MCP hints.
  */
 
@@ -39,7 +39,7 @@ const look = defineTool(TABLE.look, {
   output,
 })
 
-describe('a definition from its row of the seed’s table', () => {
+describe('a definition from its row of the tool table', () => {
   it('takes the service, method, path and scope from its row, and its access mode', () => {
     const remove = change(TABLE.remove)
     expect(remove).toMatchObject({

@@ -19,10 +19,11 @@ import {
 import { SERVICE_TOOLS } from '../../src/services/tools.js'
 
 /**
- * DESIGN §5.1's budget, as the model reads it through the real MCP client: the tools' definitions,
- * the first questions a person asks left to the tools' page sizes (a property's metadata among
- * them), and full pages of rows against the provider's own JSON. Token counts are exact (o200k, gpt-tokenizer); nothing here depends
- * on the machine's speed. `npm run bench` prints the same figures.
+ * The budget of docs/design.md, "Results sized for a model", as the model reads it through the real
+ * MCP client: the tools' definitions, the first questions a person asks left to the tools' page
+ * sizes (a property's metadata among them), and full pages of rows against the provider's own JSON.
+ * Token counts are exact (o200k, gpt-tokenizer); nothing here depends on the machine's speed. `npm
+ * run bench` prints the same figures.
  */
 
 const suite = connectorForSuite()

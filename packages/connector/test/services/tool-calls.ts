@@ -15,7 +15,7 @@ import type { sandboxForSuite } from '@countersign/sandbox/testing'
 
 type Sandbox = ReturnType<typeof sandboxForSuite>
 
-/** Each service's API on the sandbox (DESIGN §4). */
+/** Each service's API on the sandbox (docs/design.md, "The provider's API"). */
 const API_BASE: Record<ServiceName, string> = {
   tasks: '/tasks/v1',
   search: '/search/v1',
@@ -75,7 +75,7 @@ export async function callTool(
 
 /**
  * A ProviderReader over plain fetch: what the connector gives describe(), on one token, with each
- * operation where the seed's profile puts it; `calls` holds the filled paths.
+ * operation where the generic provider's profile puts it; `calls` holds the filled paths.
  */
 export function providerReader(
   sandbox: Sandbox,

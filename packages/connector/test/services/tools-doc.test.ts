@@ -9,7 +9,7 @@ describe('docs/tools.md', () => {
     expect(checkedIn, 'docs/tools.md is stale: run `npm run docs:tools`').toBe(await toolsDoc())
   })
 
-  it('has every tool, in the seed’s order, with its method and path, scope and approval', () => {
+  it('has every tool, in the tool table’s order, with its method and path, scope and approval', () => {
     const doc = renderToolsDoc()
     const tools = Object.values(SERVICE_TOOLS).flat()
     expect([...doc.matchAll(/^### (\w+): /gm)].map((m) => m[1])).toEqual(tools.map((t) => t.name))

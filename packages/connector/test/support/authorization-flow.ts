@@ -413,7 +413,7 @@ export class Person {
     )
   }
 
-  /** The provider's sign-in and consent page, in the seed's dialect or Google's. */
+  /** The provider's sign-in and consent page, in the generic dialect or Google's. */
   private isProviderPage(url: string) {
     const { sandbox } = this.harness
     return (

@@ -3,10 +3,10 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { historyStart, isoDay, pacificNow } from '@countersign/sandbox/testing'
 
 /**
- * What a model reads of Countersign, counted as DESIGN §5.1 counts it: o200k tokens of the JSON
- * a host gives the model (gpt-tokenizer), for the suite's assertions and `npm run bench` alike.
- * The questions are the first a person asks, as the sandbox's standard person (alice, the
- * README's) asks them.
+ * What a model reads of Countersign, counted as docs/design.md, "Results sized for a model", counts
+ * it: o200k tokens of the JSON a host gives the model (gpt-tokenizer), for the suite's assertions
+ * and `npm run bench` alike. The questions are the first a person asks, as the sandbox's standard
+ * person (alice, the README's) asks them.
  */
 
 export const MODEL_BUDGET = {
@@ -78,7 +78,7 @@ export interface Assets {
  * A full page of rows, to set the tool's rows against the provider's own JSON: 1,000 search rows
  * of a query and a page (a person of the sandbox has about 480 such pairs, so each is also split
  * by device), 250 report rows of two dimensions and three metrics. `args` are the tool's, `body`
- * and `path` the provider's request for the same page (the sandbox's seed dialect).
+ * and `path` the provider's request for the same page (the sandbox's generic dialect).
  */
 export function rowPage(service: 'search' | 'analytics', { sites, properties }: Assets) {
   if (service === 'search') {

@@ -7,11 +7,14 @@ export interface ProviderRequest {
   method: string
   path: string
   status: number
-  /** Which of the sandbox's origins it reached: the seed's dialect or Google's. */
+  /** Which of the sandbox's origins it reached: the generic dialect or Google's. */
   dialect: 'seed' | 'google'
 }
 
-/** Where each service's API lives on the sandbox, in each profile's dialect (DESIGN §4, §9.1). */
+/**
+ * Where each service's API lives on the sandbox, in each profile's dialect (docs/sandbox.md, "Base
+ * URLs" and "Paths").
+ */
 const API_PATHS: Record<ProfileName, Record<ServiceName, readonly string[]>> = {
   seed: { tasks: ['/tasks/v1/'], search: ['/search/v1/'], analytics: ['/analytics/v1/'] },
   google: {

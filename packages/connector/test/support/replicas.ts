@@ -15,11 +15,11 @@ import type { StoreLocation } from './engines.js'
 
 /**
  * Several connector processes on one database behind one public URL, as a deployment runs them
- * (DESIGN §5: no request may depend on reaching the replica that served an earlier one): each
- * replica is `npm start` in a child process (SANDBOX=0, the same VAULT_KEY and PUBLIC_URL; under
- * the Google profile, UPSTREAM_* naming the sandbox's Google origin, as an operator would name a
- * provider), and a front in this process hands every request to the next replica in turn -
- * strictly alternating, whatever the client, the browser or the page.
+ * (docs/design.md, "MCP endpoints": no request may depend on reaching the replica that served an
+ * earlier one): each replica is `npm start` in a child process (SANDBOX=0, the same VAULT_KEY and
+ * PUBLIC_URL; under the Google profile, UPSTREAM_* naming the sandbox's Google origin, as an
+ * operator would name a provider), and a front in this process hands every request to the next
+ * replica in turn - strictly alternating, whatever the client, the browser or the page.
  *
  *   const it = replicasForSuite(() => engine.location())
  *   const flow = it.flow  // the OAuth flow and people, against the front

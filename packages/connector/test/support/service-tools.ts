@@ -46,7 +46,7 @@ export function serviceTools(suite: ConnectorHarness, service: ServiceName, pref
     upstreamCalls: (from = 0) => providerRequests(suite, service, from),
 
     /**
-     * The provider's own answer to a POST of `body` at `path` (the sandbox's seed dialect, over
+     * The provider's own answer to a POST of `body` at `path` (the sandbox's generic dialect, over
      * the same data as Google's), as `person` with the service's read scope: what a tool's
      * result is compared with.
      */

@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server'
  * sends `ui/initialize` and `ui/notifications/initialized`, then hears the tool's arguments, its
  * result, its cancellation and changes of the host's context, and answers `ping` and
  * `ui/resource-teardown`. It asks the host for nothing else: a view calls no tool and sends
- * nothing anywhere but to its host (DESIGN §10).
+ * nothing anywhere but to its host (docs/design.md, "Views in the conversation").
  *
  * The SDK's `App` does this and more, and weighs about 650 KB minified with the MCP client and
  * zod it brings; this is a few hundred bytes (docs/decisions.md, "Views in the conversation").

@@ -22,9 +22,9 @@ async function property(c: Ctx) {
 }
 
 /**
- * The web-analytics API under `S/analytics/v1` (DESIGN §4.2), modeled on the Google Analytics
- * Data API v1beta at the seed's paths. Read-only: every call needs analytics.readonly (or the
- * full scope) and a property the user owns.
+ * The web-analytics API under `S/analytics/v1` (docs/design.md, "Search and analytics"), modeled on
+ * the Google Analytics Data API v1beta at the tool table's paths. Read-only: every call needs
+ * analytics.readonly (or the full scope) and a property the user owns.
  */
 export function analyticsRoutes() {
   const api = new Hono<SandboxEnv>()

@@ -1,19 +1,23 @@
 import type { IdTokenSigner } from './id-token.js'
 
 /**
- * How one origin's OAuth server behaves where the seed's provider and Google differ (DESIGN §4,
- * §9.1): configuration for the shared handlers, so each rule lives once.
+ * How one origin's OAuth server behaves where the generic provider and Google differ
+ * (docs/sandbox.md, "OAuth 2.0 server" and "OAuth"): configuration for the shared handlers, so each
+ * rule lives once.
  */
 export interface OAuthProfile {
   /** The path of the sign-in and consent page; its form posts back there. */
   authorizePath: string
   /** Google's callback also echoes the granted scopes, `authuser=0` and `prompt=consent`. */
   callbackEchoesGrant: boolean
-  /** Google issues a refresh token only for `access_type=offline`; the seed with every code. */
+  /**
+   * Google issues a refresh token only for `access_type=offline`; the generic provider with every
+   * code.
+   */
   refreshTokenOnlyOffline: boolean
   /**
-   * What revoking one token ends: its own grant (the seed), or every token the person holds for
-   * that client across all their grants (Google).
+   * What revoking one token ends: its own grant (the generic provider), or every token the person
+   * holds for that client across all their grants (Google).
    */
   revocationEnds: 'grant' | 'person-and-client'
   /** Google's own client sends the token to revoke in the query string, with no body. */

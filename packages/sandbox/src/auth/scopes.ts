@@ -1,6 +1,6 @@
 import { invalidArgument } from '../http/errors.js'
 
-/** The seed's short scope names, by API. Reads accept the read-only scope or the full one. */
+/** The short scope names, by API. Reads accept the read-only scope or the full one. */
 export const API_SCOPES = {
   tasks: { read: ['tasks.readonly', 'tasks'], write: ['tasks'] },
   webmasters: { read: ['webmasters.readonly', 'webmasters'], write: ['webmasters'] },

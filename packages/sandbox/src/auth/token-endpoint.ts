@@ -84,7 +84,7 @@ async function codeGrant(
   )
   if (!result.ok) return oauthError(c, 'invalid_grant', result.message)
   const { tokens, grant } = result
-  // The seed's provider always issues a refresh token: the connector asks for offline access
+  // The generic provider always issues a refresh token: the connector asks for offline access
   // anyway, and a development provider gains nothing from making clients ask for it. Google's
   // dialect issues one only for access_type=offline, as the code recorded.
   const idToken = await idTokenFor(c, grant, tokens.scope, tokens.access_token, grant.nonce)

@@ -6,7 +6,7 @@ import { IDENTITY_SCOPE } from './scopes.js'
 
 /**
  * `GET /oauth/userinfo` (and Google's `/v1/userinfo`): who the bearer access token belongs to.
- * The seed's provider answers a token of any scope; Google's only one granted `openid`.
+ * The generic provider answers a token of any scope; Google's only one granted `openid`.
  */
 export async function userinfo(c: Context<SandboxEnv>) {
   const principal = await authenticate(c)

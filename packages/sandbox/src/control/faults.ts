@@ -8,7 +8,7 @@ export const faultSpec = z
         method: z.string().min(1).optional(),
         /** The raw path without query; `*` matches any run of characters. */
         path: z.string().min(1).optional(),
-        /** Only requests to this origin: the seed's dialect (S) or Google's (G); default both. */
+        /** Only requests to this origin: the generic dialect (S) or Google's (G); default both. */
         dialect: z.enum(['seed', 'google']).optional(),
       })
       .strict()

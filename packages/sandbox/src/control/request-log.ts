@@ -6,7 +6,7 @@ interface LoggedRequest {
   path: string
   /** The status answered; 0 when the connection was reset instead. */
   status: number
-  /** The origin that received it: the seed's dialect (S) or Google's (G). */
+  /** The origin that received it: the generic dialect (S) or Google's (G). */
   dialect: Dialect['name']
 }
 

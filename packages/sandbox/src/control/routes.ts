@@ -25,9 +25,9 @@ const tokenRequest = z
   .strict()
 
 /**
- * The control API (DESIGN §4): for tests and demos, unauthenticated by design, and only ever
- * served by the sandbox, which binds to loopback unless told otherwise, answers to its own host
- * names only (http/host.ts) and refuses requests from web pages of other origins here.
+ * The control API (docs/sandbox.md, "Control API"): for tests and demos, unauthenticated by design,
+ * and only ever served by the sandbox, which binds to loopback unless told otherwise, answers to
+ * its own host names only (http/host.ts) and refuses requests from web pages of other origins here.
  */
 export function controlRoutes() {
   const control = new Hono<SandboxEnv>()

@@ -9,7 +9,7 @@ import {
 import { invalidArgument } from '../http/errors.js'
 
 /**
- * The Analytics Data API's enums as proto3 numbers (data.proto; research §3.5), and the one the
+ * The Analytics Data API's enums as proto3 numbers (Google's data.proto), and the one the
  * Admin API's account summaries answer with. Google's clients send request enums as numbers and
  * ask for answers with numbers; the core speaks names.
  */

@@ -10,8 +10,8 @@ import { withoutSystemParameters } from './system-parameters.js'
 type Ctx = Context<SandboxEnv>
 
 /**
- * Google's API paths at G, as a thin translation in front of the core the seed's origin
- * serves: Google's path to the seed's, system parameters dropped, analytics enums given as
+ * Google's API paths at G, as a thin translation in front of the core the generic dialect's origin
+ * serves: Google's path to the generic one, system parameters dropped, analytics enums given as
  * numbers named, `If-Match` dropped; then the answer back into Google's terms. Errors the core
  * throws pass through untouched, and the origin words them for Google.
  */
@@ -23,8 +23,9 @@ export function googleApi(core: Hono<SandboxEnv>) {
     const url = new URL(route.seedPath, c.req.url)
     url.search = query.toString()
     const headers = new Headers(c.req.raw.headers)
-    // Google is not known to honour If-Match for Tasks: there, the connector's own re-read
-    // guards an approved change (DESIGN §9.1), and this dialect must let that be tested.
+    // Google is not known to honour If-Match for Tasks: there, the connector's own re-read guards
+    // an approved change (docs/design.md, "The Google profile"), and this dialect must let that be
+    // tested.
     headers.delete('if-match')
     headers.delete('content-length')
     const request = new Request(url, {
@@ -36,7 +37,9 @@ export function googleApi(core: Hono<SandboxEnv>) {
   }
 }
 
-/** Google refuses a POST or PUT that does not say how long its body is (research §0). */
+/**
+ * Google refuses a POST or PUT that does not say how long its body is (docs/sandbox.md, "Paths").
+ */
 function requireLength(c: Ctx) {
   if (c.req.method !== 'POST' && c.req.method !== 'PUT') return
   if (c.req.header('content-length') !== undefined) return

@@ -10,8 +10,9 @@ import { googleErrorResponse } from './errors.js'
 import { googleOAuthRoutes } from './oauth/routes.js'
 
 /**
- * The origin G in Google's dialect (DESIGN §9.1): Google's OAuth endpoints, and Google's API
- * paths translated onto the same core, over the same data, as the seed's origin S.
+ * The origin G in Google's dialect (docs/sandbox.md, "Google dialect"): Google's OAuth endpoints,
+ * and Google's API paths translated onto the same core, over the same data, as the generic
+ * dialect's origin S.
  */
 export function createGoogleApp(state: SandboxState, dialect: GoogleDialect): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>()

@@ -3,7 +3,7 @@ import type { OAuthProfile } from '../auth/profile.js'
 import type { SandboxConfig } from '../config.js'
 import { withoutSlash, type Dialect } from '../dialect.js'
 
-/** Google's scope ids: this prefix and the seed's short names (`openid` stays bare). */
+/** Google's scope ids: this prefix and the short names (`openid` stays bare). */
 const GOOGLE_SCOPE_PREFIX = 'https://www.googleapis.com/auth/'
 
 /** The path of Google's authorization endpoint, where the consent form posts back. */
@@ -13,10 +13,10 @@ export const AUTHORIZE_PATH = '/o/oauth2/v2/auth'
 export type GoogleDialect = Dialect & { oauth: OAuthProfile & { idTokens: IdTokenSigner } }
 
 /**
- * Google's dialect at the origin G (DESIGN §9.1): Google's scope ids whatever the seed's
- * prefix, list selfLinks under `/users/@me/lists` as Google writes them, and Google's OAuth
- * rules (research §2): ID tokens, refresh tokens only for offline access, and revocation that
- * ends every token the person holds for the client.
+ * Google's dialect at the origin G (docs/sandbox.md, "Google dialect"): Google's scope ids whatever
+ * the generic dialect's prefix, list selfLinks under `/users/@me/lists` as Google writes them, and
+ * Google's OAuth rules (docs/sandbox.md, "OAuth"): ID tokens, refresh tokens only for offline
+ * access, and revocation that ends every token the person holds for the client.
  */
 export function googleDialect(config: SandboxConfig): GoogleDialect {
   const origin = () => withoutSlash(config.googlePublicUrl)

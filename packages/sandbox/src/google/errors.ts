@@ -1,9 +1,9 @@
 import type { ProviderError } from '../http/errors.js'
 
 /**
- * Google words errors two ways (research §4): the Apiary-era APIs (Tasks, webmasters v3) with
- * an `errors[]` list of reasons, the One Platform ones (URL Inspection, Analytics Data, and
- * here the OAuth userinfo) with the canonical status only.
+ * Google words errors two ways (docs/sandbox.md, "Google dialect"): the Apiary-era APIs (Tasks,
+ * webmasters v3) with an `errors[]` list of reasons, the One Platform ones (URL Inspection,
+ * Analytics Data, and here the OAuth userinfo) with the canonical status only.
  */
 const hasErrorList = (path: string) => path.startsWith('/tasks/') || path.startsWith('/webmasters/')
 

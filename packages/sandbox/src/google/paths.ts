@@ -1,10 +1,10 @@
 import { notFound } from '../http/errors.js'
 
 /**
- * Google's paths (research §1.3, §6) and the seed's path of the same operation, which the core
- * serves. Path segments are compared decoded, so both encodeURIComponent and RFC 6570 (`%40default`,
- * `%21`, `%28`) spellings match; `{name}` takes one whole segment, `{name}:verb` a segment that
- * ends with Google's custom method.
+ * Google's paths (docs/sandbox.md, "Paths") and the generic dialect's path of the same operation,
+ * which the core serves. Path segments are compared decoded, so both encodeURIComponent and RFC
+ * 6570 (`%40default`, `%21`, `%28`) spellings match; `{name}` takes one whole segment,
+ * `{name}:verb` a segment that ends with Google's custom method.
  */
 const ROUTES: [method: string, google: string, seed: string][] = [
   ['GET', '/tasks/v1/users/@me/lists', '/tasks/v1/lists'],
@@ -57,7 +57,7 @@ const ROUTES: [method: string, google: string, seed: string][] = [
 ]
 
 export interface GoogleRoute {
-  /** The same operation at the seed's path, each parameter encoded as one segment. */
+  /** The same operation at the generic dialect's path, each parameter encoded as one segment. */
   seedPath: string
   /** A Data or Admin API call of analytics: Google's client may send and want enums as numbers. */
   analytics: boolean

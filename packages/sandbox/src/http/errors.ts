@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
-/** The canonical statuses of the provider's JSON error shape (DESIGN §4). */
+/** The canonical statuses of the provider's JSON error shape (docs/design.md, "Error shapes"). */
 type ProviderStatus =
   | 'INVALID_ARGUMENT'
   | 'FAILED_PRECONDITION'
@@ -133,7 +133,7 @@ export function errorForStatus(code: number, message: string): ProviderError {
 }
 
 /**
- * The usage limits Google's APIs answer with (research upstream-apis.md §4), which the control
+ * The usage limits Google's APIs answer with (docs/sandbox.md, "Quotas"), which the control
  * API's faults can inject: limits on the rate (per minute), quotas used up for the day, and the
  * API not enabled in the caller's Google Cloud project. The Apiary-era APIs (Tasks, webmasters
  * v3) send them with 403 and a reason in `errors[]`; newer ones with 429, or 403 for a disabled

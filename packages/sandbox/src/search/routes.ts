@@ -20,10 +20,10 @@ const sitemapsQuery = z.object({ sitemapIndex: z.string().min(1).max(2048).optio
 const siteOf = (c: Ctx, user: string) => ownedSite(c.var.sandbox.db, user, c.req.param('siteUrl')!)
 
 /**
- * The search-performance API (DESIGN §4, §4.2), modeled on the real Search Console API at the
- * seed's paths, mounted at `/search`: the API under `/v1`, and the page an inspection's
- * `inspectionResultLink` opens. Reads accept webmasters.readonly or webmasters; submitting a
- * sitemap needs webmasters.
+ * The search-performance API (docs/design.md, "Search and analytics"), modeled on the real Search
+ * Console API at the tool table's paths, mounted at `/search`: the API under `/v1`, and the page an
+ * inspection's `inspectionResultLink` opens. Reads accept webmasters.readonly or webmasters;
+ * submitting a sitemap needs webmasters.
  */
 export function searchRoutes() {
   const search = new Hono<SandboxEnv>()

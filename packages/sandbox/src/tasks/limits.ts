@@ -1,7 +1,10 @@
 import type { SandboxDb } from '../db/open.js'
 import { limitExceeded } from '../http/errors.js'
 
-/** The seed's limits. Each is checked with one indexed COUNT before the write that could break it. */
+/**
+ * The task service's limits (docs/design.md, "The tool table"). Each is checked with one indexed
+ * COUNT before the write that could break it.
+ */
 export const LIMITS = {
   listsPerUser: 2000,
   /** Hidden (cleared) and deleted tasks do not count. */

@@ -1,7 +1,7 @@
 /**
  * Where a Task's and a TaskList's links point. `selfLink` names the resource on the API origin
  * that answered (each dialect spells a list's path its own way); `webViewLink` and `linkToTask`
- * open the sandbox's own pages, which only the seed origin serves.
+ * open the sandbox's own pages, which only the generic dialect's origin serves.
  */
 export interface TaskLinks {
   list(listId: string): string

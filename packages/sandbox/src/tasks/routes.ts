@@ -32,8 +32,9 @@ const taskRef = (c: Ctx, user: string): TaskRef => ({
 })
 
 /**
- * The task API under `S/tasks/v1` (DESIGN §4): the seed's endpoints, plus `clear` and a read
- * of one list so a list's selfLink resolves. Reads need tasks.readonly or tasks; writes tasks.
+ * The task API under `S/tasks/v1` (docs/design.md, "The provider's API"): the tool table's
+ * endpoints, plus `clear` and a read of one list so a list's selfLink resolves. Reads need
+ * tasks.readonly or tasks; writes tasks.
  */
 export function taskRoutes() {
   const api = new Hono<SandboxEnv>()

@@ -5,9 +5,10 @@ import type { ListRow, TaskRow } from './rows.js'
 import type { TaskBody } from './schemas.js'
 
 /**
- * The seed's rules on where a task may go, shared by create_task and move_task. A target that
- * is missing or deleted is not found (404); one that exists but breaks a rule is a failed
- * precondition (400), with a message that says what to choose instead.
+ * The task service's rules on where a task may go (docs/design.md, "Task service rules"), shared by
+ * create_task and move_task. A target that is missing or deleted is not found (404); one that
+ * exists but breaks a rule is a failed precondition (400), with a message that says what to choose
+ * instead.
  */
 
 /** A task that may take a subtask: live, visible, neither assigned nor recurring. */

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { decodeListCursor, decodeTaskCursor } from './page-tokens.js'
 import { parseTimestamp } from './timestamps.js'
 
-/** The seed's limits on fields and page sizes. */
+/** The task service's limits on fields and page sizes. */
 export const TITLE_MAX = 1024
 const NOTES_MAX = 8192
 const TASKS_PAGE = { default: 20, max: 100 }

@@ -23,7 +23,7 @@ async function left(u: AnalyticsUser, property = u.property) {
   return { day: tokensPerDay.remaining, hour: tokensPerHour.remaining }
 }
 
-/** Google's body for a property's tokens spent, in the seed's dialect (with `errors[]`). */
+/** Google's body for a property's tokens spent, in the generic dialect (with `errors[]`). */
 const exhausted = (period: 'day' | 'hour') => {
   const message = `Exhausted property tokens per ${period} for this property.`
   return {

@@ -5,9 +5,9 @@ import { analyticsClient, assetsOf, fault, rejection, requestsSince } from './cl
 
 /**
  * Google's Analytics Data client (`@google-analytics/data` 6.1.0, gax 5 over REST) against the
- * sandbox's Google origin. It sends enums as numbers and int64s as strings, asks for numeric
- * enums back (`$alt=json;enum-encoding=int`), and on gax 5 surfaces an HTTP error as a
- * GaxiosError whose message is the raw JSON body (research §0, §4).
+ * sandbox's Google origin. It sends enums as numbers and int64s as strings, asks for numeric enums
+ * back (`$alt=json;enum-encoding=int`), and on gax 5 surfaces an HTTP error as a GaxiosError whose
+ * message is the raw JSON body (docs/sandbox.md, "Pointing Google's clients at it").
  */
 
 const sandbox = sandboxForSuite()
@@ -50,7 +50,7 @@ describe("Google's Analytics Data client against G", () => {
     })
   })
 
-  it('runReport: numeric enums (TOTAL, EXACT) and string int64s in, the same report as the seed dialect out', async () => {
+  it('runReport: numeric enums (TOTAL, EXACT) and string int64s in, the same report as the generic dialect out', async () => {
     const { ga, property, id } = await person('ga-bob')
     const common = {
       dimensions: [{ name: 'country' }],

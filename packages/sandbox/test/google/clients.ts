@@ -7,8 +7,8 @@ import type { sandboxForSuite } from '../support/sandbox.js'
 
 /**
  * Google's own client libraries pointed at the sandbox's Google origin G, exactly as
- * research §3.2 and §3.3 show. Each holds an access token and no refresh token, so it never
- * refreshes: nothing here can reach a Google host.
+ * docs/sandbox.md, "Pointing Google's clients at it", shows. Each holds an access token and no
+ * refresh token, so it never refreshes: nothing here can reach a Google host.
  */
 
 type Sandbox = ReturnType<typeof sandboxForSuite>
@@ -53,7 +53,10 @@ export function analyticsClient(sandbox: Sandbox, token: string): BetaAnalyticsD
   })
 }
 
-/** What a GaxiosError carries that a caller of Google's clients reads (research §4). */
+/**
+ * What a GaxiosError carries that a caller of Google's clients reads (docs/sandbox.md, "Pointing
+ * Google's clients at it").
+ */
 export interface SurfacedError {
   message: string
   status: number

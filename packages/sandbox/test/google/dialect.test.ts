@@ -4,15 +4,15 @@ import { sandboxForSuite } from '../support/sandbox.js'
 import { assetsOf, fault, requestsSince } from './clients.js'
 
 /**
- * The Google dialect on the wire (DESIGN §9.1), where Google's clients cannot show it: the
- * same data as the seed's dialect, Google's system parameters, enums and int64s, path
+ * The Google dialect on the wire (docs/sandbox.md, "Google dialect"), where Google's clients cannot
+ * show it: the same data as the generic dialect, Google's system parameters, enums and int64s, path
  * encodings, 204s, If-Match, error shapes per surface, and the control API over both origins.
  */
 
 const sandbox = sandboxForSuite()
 
 describe('the Google dialect on the wire', () => {
-  it('serves the same data as the seed dialect, with selfLinks on the origin that answered', async () => {
+  it('serves the same data as the generic dialect, with selfLinks on the origin that answered', async () => {
     const token = await sandbox.token('gd-alice', ['tasks'])
     const made = await sandbox.request('POST', '/tasks/v1/lists', {
       token,

@@ -199,7 +199,7 @@ describe("Google's OAuth at G, driven by google-auth-library", () => {
     expect(me.body.error.message).toContain('openid')
   })
 
-  it("a scope in the seed dialect's spelling is not one of Google's", async () => {
+  it("a scope in the generic dialect's spelling is not one of Google's", async () => {
     const client = googleOAuthClient()
     const { codeChallenge } = await client.generateCodeVerifierAsync()
     const url = client.generateAuthUrl({
@@ -255,7 +255,7 @@ describe("Google's OAuth at G, driven by google-auth-library", () => {
     expect((await refreshWith(otherClient.refresh_token, 'another-app')).status).toBe(200)
   })
 
-  it('/revoke takes the token in a form body too; the seed dialect still ends only its grant', async () => {
+  it('/revoke takes the token in a form body too; the generic dialect still ends only its grant', async () => {
     const control = async () =>
       (
         await sandbox.request('POST', '/_sandbox/tokens', {

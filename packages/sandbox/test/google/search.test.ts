@@ -69,7 +69,7 @@ describe("Google's Search Console client against G", () => {
       expect(row.keys).toHaveLength(2)
       expect(row.ctr).toBeCloseTo(row.clicks! / row.impressions!, 10)
     }
-    // The same query through the seed's dialect gives the same rows.
+    // The same query through the generic dialect gives the same rows.
     const token = await sandbox.token('sc-carol', ['webmasters.readonly'])
     const seed = await sandbox.request(
       'POST',

@@ -26,7 +26,7 @@ export function sandboxForSuite(options: Partial<SandboxOptions> = {}) {
     get url() {
       return harness.running.url
     },
-    /** The Google dialect's origin G (DESIGN §9.1). */
+    /** The Google dialect's origin G (docs/sandbox.md, "Google dialect"). */
     get googleUrl() {
       return harness.running.googleUrl
     },

@@ -19,7 +19,10 @@ export const LIMITS = {
   minuteRanges: 2,
   batch: 5,
   rows: 250_000,
-  /** The provider's own default is 10,000 rows, too many for a conversation (DESIGN §5.1). */
+  /**
+   * The provider's own default is 10,000 rows, too many for a conversation (docs/design.md,
+   * "Results sized for a model").
+   */
   defaultRows: 100,
   /** Realtime reports cover the last 30 minutes of a standard property. */
   lastMinute: 29,

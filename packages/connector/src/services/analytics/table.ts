@@ -1,8 +1,8 @@
 import { seedTable } from '../table.js'
 
 /**
- * The seed's tool table for the web-analytics service, in its order: reads only. First, beyond the
- * seed's four, list_properties: the Admin API's account summaries, so that a model finds the
+ * The tool table for the web-analytics service, in its order: reads only. First, beyond the
+ * provider's four, list_properties: the Admin API's account summaries, so that a model finds the
  * property a person names rather than asking them for its number.
  */
 // prettier-ignore

@@ -1,14 +1,15 @@
 import type { Operation, ProviderProfile } from './profile.js'
 
 /**
- * Google (DESIGN §9): Google Tasks API v1, the Search Console API (webmasters v3 and URL
- * Inspection v1), the Google Analytics Data API v1beta and, for the person's accounts and
- * properties, the Google Analytics Admin API v1beta, under Google OAuth 2.0.
+ * Google (docs/design.md, "The Google profile"): Google Tasks API v1, the Search Console API
+ * (webmasters v3 and URL Inspection v1), the Google Analytics Data API v1beta and, for the person's
+ * accounts and properties, the Google Analytics Admin API v1beta, under Google OAuth 2.0.
  *
- * Bodies and answers are the seed's JSON (the seed models Google's resources), so only where each
- * call goes differs. Two answers have no body: `tasks.delete` and `sitemaps.submit` say 204, which
- * the tool's definition turns into its result (answerWithoutBody). Paths are relative to the
- * service's base URL below; one base serves both Search Console roots (`/webmasters/v3`, `/v1`).
+ * Bodies and answers are the generic dialect's JSON (which models Google's resources), so only
+ * where each call goes differs. Two answers have no body: `tasks.delete` and `sitemaps.submit` say
+ * 204, which the tool's definition turns into its result (answerWithoutBody). Paths are relative to
+ * the service's base URL below; one base serves both Search Console roots (`/webmasters/v3`,
+ * `/v1`).
  */
 
 const op = (

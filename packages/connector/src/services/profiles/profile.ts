@@ -2,16 +2,20 @@ import { PROFILE_NAMES, type ApiName, type ProfileName } from '../../config/conf
 import type { HttpMethod } from '../definition.js'
 
 /**
- * A provider profile (DESIGN §9): where each tool's upstream operation goes at one provider, and
- * what that provider does differently. Tool names, inputs, outputs, approvals and messages are the
- * same under every profile: only the calls behind them move. Their names sit in the configuration.
+ * A provider profile (docs/design.md, "The generic provider"): where each tool's upstream operation
+ * goes at one provider, and what that provider does differently. Tool names, inputs, outputs,
+ * approvals and messages are the same under every profile: only the calls behind them move. Their
+ * names sit in the configuration.
  */
 export { PROFILE_NAMES, type ProfileName }
 
 /** One call at the provider, relative to its service's base URL. */
 export interface Operation {
   method: HttpMethod
-  /** With the same `{name}` parameters as the seed's path, each one percent-encoded segment. */
+  /**
+   * With the same `{name}` parameters as the generic provider's path, each one percent-encoded
+   * segment.
+   */
   path: string
   /** The provider's own name for the call, for a reader: `tasks.tasklists.list`. */
   reference?: string

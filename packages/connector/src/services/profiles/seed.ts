@@ -2,9 +2,9 @@ import { SERVICE_READS, SERVICE_TOOLS } from '../tools.js'
 import type { Operation, ProviderProfile } from './profile.js'
 
 /**
- * The seed's provider (DESIGN §4), which the sandbox serves: every operation is the method and
- * path of the service definitions themselves, which read like the seed's tool table. It honours
- * If-Match, and revoking a token ends only that token's grant.
+ * The generic provider (docs/design.md, "The generic provider"), which the sandbox serves: every
+ * operation is the method and path of the service definitions themselves, which read like the tool
+ * table. It honours If-Match, and revoking a token ends only that token's grant.
  */
 
 const operations: Record<string, Operation> = {}

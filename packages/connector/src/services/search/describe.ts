@@ -4,10 +4,10 @@ import { site as siteSchema, sitemapsList } from './resources.js'
 import { siteCovers } from './sites.js'
 
 /**
- * How a sitemap submission reads to the person who approves it (DESIGN §5): the sitemap and the
- * site by their addresses, what the site covers, and whether it was submitted before. The site
- * and its sitemaps are read from the provider just before asking, which also confirms the site
- * is the person's before they are asked anything.
+ * How a sitemap submission reads to the person who approves it (docs/design.md, "Approval of
+ * changes"): the sitemap and the site by their addresses, what the site covers, and whether it was
+ * submitted before. The site and its sitemaps are read from the provider just before asking, which
+ * also confirms the site is the person's before they are asked anything.
  */
 
 /** Addresses are shown whole up to this length: a person must see which URL they approve. */

@@ -10,7 +10,10 @@ import { isOnSite, siteCovers, siteUrlProblem, urlProblem } from './sites.js'
  * empty optional list is none: emptyIsNone, where the tool takes it).
  */
 
-/** The provider's own default page is 1,000 rows, too many for a conversation (DESIGN §5.1). */
+/**
+ * The provider's own default page is 1,000 rows, too many for a conversation (docs/design.md,
+ * "Results sized for a model").
+ */
 export const ROW_LIMIT = { default: 100, max: 25_000 }
 export const DIMENSIONS = [
   'query',

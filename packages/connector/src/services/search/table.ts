@@ -1,6 +1,6 @@
 import { seedTable } from '../table.js'
 
-/** The seed's tool table for the search-performance service, in its order, with scopes. */
+/** The tool table for the search-performance service, in its order, with scopes. */
 // prettier-ignore
 export const SEARCH_TABLE = seedTable('search', {
   // tool                  method and path                              scope                  user approval  access mode

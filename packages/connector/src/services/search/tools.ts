@@ -29,7 +29,7 @@ import {
 import { SEARCH_TABLE } from './table.js'
 
 /**
- * The search-performance service's six tools, each from its row of the seed's table
+ * The search-performance service's six tools, each from its row of the tool table
  * (SEARCH_TABLE), modeled on the real Search Console API.
  */
 

@@ -14,12 +14,16 @@ import {
 import { dueDay, moment, notesPreview, quoted, statusWord } from '../wording.js'
 
 /**
- * How each change of the task service reads to the person who approves it (DESIGN §5). The task
- * and the list are named by title, read from the provider just before asking; an existing task's
- * etag goes along as `ifMatch`, so the change is made only to the task the person saw.
+ * How each change of the task service reads to the person who approves it (docs/design.md,
+ * "Approval of changes"). The task and the list are named by title, read from the provider just
+ * before asking; an existing task's etag goes along as `ifMatch`, so the change is made only to the
+ * task the person saw.
  */
 
-/** The seed's read of one list ("upstream only, no tool"): it names the list a change is in. */
+/**
+ * The generic provider's read of one list ("upstream only, no tool"): it names the list a change is
+ * in.
+ */
 export const getTaskList: ProviderRead = {
   service: 'tasks',
   name: 'get_task_list',

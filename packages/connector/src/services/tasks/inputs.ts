@@ -3,18 +3,18 @@ import { atMostCharacters, characters, requiredString } from '../inputs.js'
 import { parseTimestamp } from '../timestamps.js'
 
 /**
- * The pieces the task tools' inputs are made of, with the seed's limits. Every message names the
- * field and says what to change, because a model reads it and tries again. No piece transforms
- * its value: what the model sends is what the provider gets, and the JSON Schema shown to the
- * model is exactly what validates.
+ * The pieces the task tools' inputs are made of, with the task service's limits. Every message
+ * names the field and says what to change, because a model reads it and tries again. No piece
+ * transforms its value: what the model sends is what the provider gets, and the JSON Schema shown
+ * to the model is exactly what validates.
  */
 
-/** The seed's limits ("Limits"). */
+/** The task service's limits (docs/design.md, "The tool table"). */
 export const TITLE_MAX = 1024
 export const NOTES_MAX = 8192
 export const TASKS_PAGE = { default: 20, max: 100 }
 export const LISTS_PAGE = { default: 1000, max: 1000 }
-/** Not the seed's: ids are short; this only keeps a hostile value off the path. */
+/** Not the provider's: ids are short; this only keeps a hostile value off the path. */
 const ID_MAX = 256
 
 /** Text of at most `max` characters; `min` 1 refuses an empty value. */

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 
 /**
- * What the provider returns (the seed's "Resources and their fields"). The fields every answer
- * has are checked strictly; everything else is optional, and objects keep fields not named here,
- * so a provider that adds a field does not break a tool.
+ * What the provider returns (the task service's resources, docs/design.md, "The tool table"). The
+ * fields every answer has are checked strictly; everything else is optional, and objects keep
+ * fields not named here, so a provider that adds a field does not break a tool.
  */
 
-/** A link of a task: an email, a chat message, a note... (seed: Task.links). */
+/** A link of a task: an email, a chat message, a note... (Task.links). */
 export const taskLink = z
   .looseObject({
     type: z.string().describe('What the link points to, such as an email or a chat message.'),
@@ -15,7 +15,7 @@ export const taskLink = z
   })
   .describe('A link attached to the task.')
 
-/** Where an assigned task comes from (seed: AssignmentInfo). */
+/** Where an assigned task comes from (Task.assignmentInfo). */
 export const assignmentInfo = z
   .looseObject({
     surfaceType: z

@@ -1,6 +1,6 @@
 import { seedTable } from '../table.js'
 
-/** The seed's tool table for the task service, in its order, with scopes and access modes. */
+/** The tool table for the task service, in its order, with scopes and access modes. */
 // prettier-ignore
 export const TASK_TABLE = seedTable('tasks', {
   // tool            method and path                               scope             user approval  access mode

@@ -25,7 +25,7 @@ import { deletedTask, task, taskList, taskListsPage, tasksPage } from './resourc
 import { TASK_TABLE } from './table.js'
 
 /**
- * The task service's eight tools, each from its row of the seed's table (TASK_TABLE): the
+ * The task service's eight tools, each from its row of the tool table (TASK_TABLE): the
  * endpoint's parameters and rules, written for the model that calls it, and how a change reads
  * to the person who approves it.
  */

@@ -10,7 +10,8 @@ import { CallsPaused, ProviderPolicy, type BreakerOptions } from './policy.js'
 import { RequestTargets, type ApiBases, type QueryValue } from './request.js'
 
 /**
- * Calls to the provider's APIs for the tool layer (DESIGN §2 "upstream client", §7 Reliability).
+ * Calls to the provider's APIs for the tool layer (docs/architecture.md,
+ * "The connector's parts"; docs/design.md, "Reliability").
  *
  * Each call: a bearer token from the grant; one deadline over everything (token, attempts and
  * backoff); retries only where sending again is safe (see attempt.ts and policy.ts); a 401

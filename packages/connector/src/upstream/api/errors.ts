@@ -1,8 +1,9 @@
 import type { UpstreamFailureKind } from '../../metrics/labels.js'
 
 /**
- * What a call to the provider's API can end in, other than a result, and how the provider's
- * answers map onto it (DESIGN §4: `{"error":{"code","message","status","errors":[{"reason"}]}}`).
+ * What a call to the provider's API can end in, other than a result, and how the provider's answers
+ * map onto it (docs/design.md, "Error shapes":
+ * `{"error":{"code","message","status","errors":[{"reason"}]}}`).
  *
  * `message` is always our own words and holds nothing from the request or the answer, so it is
  * safe to log. The provider's own message, which may echo ids or titles, is kept apart in
@@ -97,7 +98,7 @@ function reasonsOf(list: unknown): string[] {
 }
 
 /**
- * What a 403 or a 429 says beyond its status (research upstream-apis.md §4). Google's Apiary-era
+ * What a 403 or a 429 says beyond its status (docs/sandbox.md, "Quotas"). Google's Apiary-era
  * APIs (Tasks, webmasters v3) answer quota and setup problems with 403, not 429:
  * - a limit on the rate (per second or minute, per user or per project): retried with backoff,
  *   as a 429 is;

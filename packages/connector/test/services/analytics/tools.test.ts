@@ -53,7 +53,7 @@ const whole = (entry: Record<string, any>) =>
 const LAST_WEEK = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
 
 describe.each(ERAS)('the analytics tools, protocol %s', (era) => {
-  it('tools/list: list_properties, then the seed’s four reads, with schemas, hints and scope', async () => {
+  it('tools/list: list_properties, then the provider’s four reads, with schemas, hints and scope', async () => {
     const { client } = await analyst(era)
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual([

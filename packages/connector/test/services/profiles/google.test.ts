@@ -5,10 +5,11 @@ import { connectorForSuite, csrfOf, type Person } from '../../support/connector.
 import type { ProviderRequest } from '../../support/provider-log.js'
 
 /**
- * What the Google profile does differently (DESIGN §9), through the real connector against the
- * sandbox's Google dialect, which behaves as Google does: one revocation ends every token of the
- * person at the client, If-Match is not honoured, the person's identity comes in an ID token.
- * (Everything the seed profile does, the Google profile is also run through: vitest.config.ts.)
+ * What the Google profile does differently (docs/design.md, "The Google profile"), through the real
+ * connector against the sandbox's Google dialect, which behaves as Google does: one revocation ends
+ * every token of the person at the client, If-Match is not honoured, the person's identity comes in
+ * an ID token. (Everything the generic provider's profile does, the Google profile is also run
+ * through: vitest.config.ts.)
  */
 
 const suite = connectorForSuite({ profile: 'google' })
@@ -145,7 +146,7 @@ describe('the Google profile', () => {
     const assistant = await assistantV2(`${suite.url}/tasks/mcp`, tokens.access_token, async () => {
       if (changeItBeforeAnswering) {
         // Someone else renames the task while the person reads the question (through the
-        // seed's dialect: the same data, and not a request the connector made).
+        // generic dialect: the same data, and not a request the connector made).
         const renamed = await suite.sandboxRequest(
           'PATCH',
           `/tasks/v1/lists/${tasklist}/tasks/${ids[0]}`,

@@ -7,7 +7,8 @@ import { SERVICE_READS, SERVICE_TOOLS } from '../../../src/services/tools.js'
 
 /**
  * The provider profiles: each maps every tool, and every read behind an approval, to one call
- * with the seed's path parameters; Google's is DESIGN §9's table, exactly.
+ * with the generic provider's path parameters; Google's at Google's own paths
+ * (docs/sandbox.md, "Paths"), exactly.
  */
 
 const operations = [...Object.values(SERVICE_TOOLS).flat(), ...SERVICE_READS]
@@ -17,7 +18,7 @@ describe.each(Object.values(PROFILES))('the $name profile', (profile) => {
     expect(Object.keys(profile.operations).sort()).toEqual(operations.map((o) => o.name).sort())
   })
 
-  it.each(operations)("$name: the seed's path parameters and method", (definition) => {
+  it.each(operations)("$name: the generic provider's path parameters and method", (definition) => {
     const operation = profile.operations[definition.name]!
     expect(pathParamsOf(operation.path).sort()).toEqual(pathParamsOf(definition.path).sort())
     expect(operation.method).toBe(definition.method)
@@ -25,7 +26,8 @@ describe.each(Object.values(PROFILES))('the $name profile', (profile) => {
   })
 })
 
-describe("Google's operations (DESIGN §9)", () => {
+// docs/design.md, "The Google profile"
+describe("Google's operations", () => {
   const google = (name: string) => {
     const { method, path } = GOOGLE_PROFILE.operations[name]!
     return `${method} ${path}`

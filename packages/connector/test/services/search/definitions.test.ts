@@ -4,7 +4,7 @@ import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { SEARCH_TOOLS } from '../../../src/services/search/index.js'
 import { SERVICE_TOOLS } from '../../../src/services/tools.js'
 
-/** The seed's tool table for the search service, in its order, with its permission table. */
+/** The tool table for the search service, in its order, with its scopes. */
 const SEED = [
   ['get_site', 'GET', '/sites/{siteUrl}', 'webmasters.readonly', undefined],
   ['inspect_url', 'POST', '/inspect-url', 'webmasters.readonly', undefined],
@@ -32,7 +32,7 @@ function refusal(name: string, args: unknown): string {
 }
 
 describe('search tool definitions', () => {
-  it('are exactly the seed’s six tools, in its order, with its methods, paths, scopes and approval', () => {
+  it('are exactly the tool table’s six tools, in its order, with its methods, paths, scopes and approval', () => {
     expect(SEARCH_TOOLS.map((t) => [t.name, t.method, t.path, t.scope, t.approval?.mode])).toEqual(
       SEED.map((row) => [...row]),
     )

@@ -5,8 +5,8 @@ import { connectorForSuite } from '../../support/connector.js'
 import { providerRequests } from '../../support/provider-log.js'
 
 /**
- * submit_sitemap through the real connector and sandbox: a change, approved each time (the seed's
- * "each time", the `auth-token` access mode), in the assistant where it can ask and on the
+ * submit_sitemap through the real connector and sandbox: a change, approved each time (the tool
+ * table's "each time", the `auth-token` access mode), in the assistant where it can ask and on the
  * approval page where it cannot; it needs the `webmasters` scope; declined, nothing is submitted.
  */
 

@@ -3,7 +3,7 @@ import { pathParamsOf } from '../../../src/services/definition.js'
 import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { TASK_TOOLS } from '../../../src/services/tasks/index.js'
 
-/** The seed's tool table for the task service, in its order, with its permission table. */
+/** The tool table for the task service, in its order, with its scopes. */
 const SEED = [
   ['create_task', 'POST', '/lists/{tasklist}/tasks', 'tasks', 'auth-token'],
   ['create_task_list', 'POST', '/lists', 'tasks', 'auth-token'],
@@ -15,7 +15,7 @@ const SEED = [
   ['update_task', 'PATCH', '/lists/{tasklist}/tasks/{task}', 'tasks', 'auth-token'],
 ] as const
 
-/** The seed's endpoint parameters and writable body fields, tool by tool. */
+/** The provider's endpoint parameters and writable body fields, tool by tool. */
 const FIELDS: Record<string, { query: string[]; body: string[]; required: string[] }> = {
   create_task: {
     query: ['parent', 'previous'],
@@ -71,25 +71,28 @@ const READ_ONLY_FIELDS = [
 const byName = (name: string) => TASK_TOOLS.find((tool) => tool.name === name)!
 
 describe('task tool definitions', () => {
-  it('are exactly the seed’s eight tools, in its order, with its methods and paths', () => {
+  it('are exactly the tool table’s eight tools, in its order, with its methods and paths', () => {
     expect(TASK_TOOLS.map((t) => [t.name, t.method, t.path])).toEqual(
       SEED.map(([name, method, path]) => [name, method, path]),
     )
     for (const tool of TASK_TOOLS) expect(tool.service).toBe('tasks')
   })
 
-  it.each(SEED)('%s: scope, approval and hints as the seed says', (name, _m, _p, scope, mode) => {
-    const tool = byName(name)
-    expect(tool.scope).toBe(scope)
-    expect(tool.approval?.mode).toBe(mode)
-    const read = mode === undefined
-    expect(tool.annotations.readOnlyHint).toBe(read)
-    expect(tool.annotations.destructiveHint ?? false).toBe(name === 'delete_task')
-    const idempotent = read || name === 'update_task' || name === 'delete_task'
-    expect(tool.idempotent).toBe(idempotent)
-    expect(tool.annotations.idempotentHint).toBe(idempotent)
-    if (!read) expect(typeof tool.approval?.describe).toBe('function')
-  })
+  it.each(SEED)(
+    '%s: scope, approval and hints as the tool table says',
+    (name, _m, _p, scope, mode) => {
+      const tool = byName(name)
+      expect(tool.scope).toBe(scope)
+      expect(tool.approval?.mode).toBe(mode)
+      const read = mode === undefined
+      expect(tool.annotations.readOnlyHint).toBe(read)
+      expect(tool.annotations.destructiveHint ?? false).toBe(name === 'delete_task')
+      const idempotent = read || name === 'update_task' || name === 'delete_task'
+      expect(tool.idempotent).toBe(idempotent)
+      expect(tool.annotations.idempotentHint).toBe(idempotent)
+      if (!read) expect(typeof tool.approval?.describe).toBe('function')
+    },
+  )
 
   it.each(SEED)('%s: every path parameter and query entry is an input field', (name) => {
     const tool = byName(name)
@@ -98,7 +101,8 @@ describe('task tool definitions', () => {
     for (const param of [...inPath, ...tool.query]) expect(fields).toContain(param)
     expect(inPath.filter((p) => tool.query.includes(p))).toEqual([])
     expect([...tool.query].sort()).toEqual([...FIELDS[name]!.query].sort())
-    // What is neither in the path nor in the query is the body: exactly the seed's writable fields.
+    // What is neither in the path nor in the query is the body: exactly the provider's writable
+    // fields.
     const rest = fields.filter((f) => !inPath.includes(f) && !tool.query.includes(f))
     expect(rest.sort()).toEqual([...FIELDS[name]!.body].sort())
     expect(tool.body).toBe(FIELDS[name]!.body.length ? 'rest' : 'none')
@@ -119,7 +123,7 @@ describe('task tool definitions', () => {
     expect(tool.title).toMatch(/^[A-Z]/)
   })
 
-  it('the descriptions carry the seed’s rules a model needs', () => {
+  it('the descriptions carry the provider’s rules a model needs', () => {
     const text = (name: string) => byName(name).description
     expect(text('create_task')).toMatch(/not a deadline/)
     expect(text('create_task')).toMatch(/time of day is dropped/)

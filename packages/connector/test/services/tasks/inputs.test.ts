@@ -92,7 +92,7 @@ describe('task tool inputs', () => {
     expect(result.data).toEqual(args)
   })
 
-  it('refuse titles and notes over the seed’s limits, saying by how much', () => {
+  it('refuse titles and notes over the task service’s limits, saying by how much', () => {
     expectRefused(
       'create_task',
       { tasklist: 'l', title: long(1025) },

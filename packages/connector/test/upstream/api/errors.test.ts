@@ -195,8 +195,8 @@ describe("UpstreamApi: the provider's errors", () => {
 })
 
 /**
- * The sandbox's two dialects as the connector calls them: the seed's at its origin, and Google's
- * under the Google profile (its operations' paths, its system query) at Google's origin.
+ * The sandbox's two dialects as the connector calls them: the generic one at its origin, and
+ * Google's under the Google profile (its operations' paths, its system query) at Google's origin.
  */
 const DIALECTS = [
   { name: 'seed', profile: SEED_PROFILE, upstream: () => sandboxUpstream(sandbox.url) },

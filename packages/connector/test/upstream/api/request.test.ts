@@ -275,7 +275,7 @@ describe("a profile's system query parameters", () => {
     ).toBe('/tasks/v1/lists/L1/tasks?prettyPrint=false&maxResults=5')
   })
 
-  it("are none at the seed's provider", () => {
+  it('are none at the generic provider', () => {
     const targets = new RequestTargets(apiBase, SEED_PROFILE.systemQuery)
     expect(targets.target('tasks', '/lists', undefined, undefined).path).toBe('/tasks/v1/lists')
   })

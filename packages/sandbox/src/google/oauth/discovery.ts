@@ -13,7 +13,7 @@ export const GOOGLE_OAUTH_PATHS = {
 
 /**
  * `GET /.well-known/openid-configuration`: G's OpenID Connect discovery document, shaped as
- * Google's (research §1.1), with G's origin as issuer. PKCE is S256 only, as at S.
+ * Google's (docs/sandbox.md, "OAuth"), with G's origin as issuer. PKCE is S256 only, as at S.
  */
 export function openidConfiguration(c: Context<SandboxEnv>) {
   const { origin, scopePrefix, oauth } = c.var.dialect

@@ -9,8 +9,8 @@ import { AUTHORIZE_PATH } from '../dialect.js'
 import { GOOGLE_OAUTH_PATHS as PATHS, openidConfiguration } from './discovery.js'
 
 /**
- * Google's OAuth 2.0 and OpenID Connect endpoints at G (DESIGN §9.1): the seed's handlers,
- * behaving as Google's under the Google dialect's OAuth profile.
+ * Google's OAuth 2.0 and OpenID Connect endpoints at G (docs/sandbox.md, "OAuth"): the generic
+ * dialect's handlers, behaving as Google's under the Google dialect's OAuth profile.
  */
 export function googleOAuthRoutes(signer: IdTokenSigner) {
   const oauth = new Hono<SandboxEnv>()

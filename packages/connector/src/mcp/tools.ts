@@ -71,8 +71,7 @@ interface ServedTool {
 /**
  * An answer is checked against JSON Schema, as an MCP client checks a result, by the SDK's own
  * validator (ajv, compiled once per tool): it checks in place, where the zod schema it was
- * generated from would copy the whole answer first (docs/decisions.md, "Large results and the
- * connector's own work").
+ * generated from would copy the whole answer first (docs/decisions.md, "Large results").
  */
 const answerValidator = new AjvJsonSchemaValidator()
 

@@ -1,8 +1,6 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { OAUTH_BODY_BYTES } from '../../packages/connector/src/auth/oauth-bodies.js'
-import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/auth/form.js'
-import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
 import { connectorForSuite } from '../../packages/connector/test/support/connector.js'
 import {
   keptAlive,
@@ -11,6 +9,8 @@ import {
   type Upload,
   type UploadAnswer,
 } from '../../packages/connector/test/support/uploads.js'
+import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
+import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/http/form.js'
 
 /**
  * Oversized bodies (issue 11, item 1): every body either program reads stops at its bound as

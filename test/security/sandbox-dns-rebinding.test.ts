@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../../packages/sandbox/src/server.js'
 import { freePort } from '../../packages/connector/test/support/processes.js'
+import { startSandbox } from '../../packages/sandbox/src/server/start.js'
 import { sandboxForSuite } from '../../packages/sandbox/test/support/sandbox.js'
 
 /**

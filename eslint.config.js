@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
@@ -13,6 +15,52 @@ const otherProgram = (name) => ({
     },
   ],
 })
+
+/**
+ * Each program's folders stack, lowest first, as `packages/{name}/layers.json` declares them
+ * (docs/architecture.md, "The connector's parts", "The sandbox's parts"): a folder imports only
+ * folders of lower layers, never one of its own layer, one above or an entry (a file at `src/`'s
+ * top). A file `depth` folders below `src/` reaches another folder through `depth` times `../`,
+ * so the patterns are written per depth. Each block also carries the package's boundary, since
+ * a later block's `no-restricted-imports` replaces an earlier one's. test/architecture/
+ * layers.test.ts reads every import of both trees against the same declarations.
+ */
+const layerRules = (name, other) => {
+  const declared = join(import.meta.dirname, `packages/${name}/layers.json`)
+  const { layers, entries } = JSON.parse(readFileSync(declared, 'utf8'))
+  const src = `packages/${name}/src`
+  const paths = readdirSync(join(import.meta.dirname, src), { recursive: true, encoding: 'utf8' })
+  const deepest = Math.max(...paths.map((path) => path.split('/').length - 1))
+  return layers.flatMap((layer, index) =>
+    layer.flatMap((folder) => {
+      const higher = layers
+        .slice(index)
+        .flat()
+        .filter((part) => part !== folder)
+      const parts = [
+        ...higher.map((part) => `${part}/`),
+        ...entries.map((e) => e.replace(/\.ts$/, '\\.js$')),
+      ]
+      return Array.from({ length: deepest }, (_, below) => ({
+        files: [`${src}/${folder}/${'*/'.repeat(below)}*.ts`],
+        rules: {
+          'no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                ...otherProgram(other).patterns,
+                {
+                  regex: `^(\\.\\./){${below + 1}}(${parts.join('|')})`,
+                  message: `Layers (packages/${name}/layers.json): ${folder}/ imports only the folders of lower layers; move what both need below both, or change the declared order.`,
+                },
+              ],
+            },
+          ],
+        },
+      }))
+    }),
+  )
+}
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/data/', '**/dist/', 'coverage/', '.tmp/'] },
@@ -37,6 +85,8 @@ export default tseslint.config(
     files: ['packages/sandbox/**'],
     rules: { 'no-restricted-imports': ['error', otherProgram('connector')] },
   },
+  ...layerRules('connector', 'sandbox'),
+  ...layerRules('sandbox', 'connector'),
   {
     // The connector's tests use the sandbox as their provider, through its package entries only.
     files: ['packages/connector/test/**'],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RowCounter } from '../packages/sandbox/src/db/row-counter.js'
-import { startSandbox } from '../packages/sandbox/src/server.js'
+import { startSandbox } from '../packages/sandbox/src/server/start.js'
 import { seedTasks } from '../packages/sandbox/src/tasks/seed.js'
 import { emit, p50, timed } from './stats.js'
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { OAUTH_BODY_BYTES } from '../../packages/connector/src/auth/oauth-bodies.js'
-import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/auth/form.js'
 import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
+import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/http/form.js'
 import {
   connectorForSuite,
   keptAlive,

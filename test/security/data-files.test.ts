@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../packages/sandbox/src/server.js'
 import { openStore } from '../../packages/connector/src/store/open.js'
 import { loadOrCreateKeyFile } from '../../packages/connector/src/vault/key-file.js'
+import { startSandbox } from '../../packages/sandbox/src/server/start.js'
 
 /**
  * Data files readable by other users: on a shared machine, anyone could copy the connector's

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../src/server.js'
+import { startSandbox } from '../src/server/start.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'countersign-sandbox-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { html } from 'hono/html'
-import { CROSS_SITE_MESSAGE, isCrossSitePost } from '../auth/cross-site.js'
-import { FormError, readForm } from '../auth/form.js'
-import { hashSecret, randomToken } from '../auth/secrets.js'
+import { hashSecret, randomToken } from '../core/secrets.js'
+import type { SandboxEnv } from '../core/state.js'
+import { FormError, readForm } from '../http/form.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
+import { CROSS_SITE_MESSAGE, isCrossSitePost } from './cross-site.js'
 import { ensureUser, userName } from './users.js'
 
 /*

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { requireAccess } from '../auth/bearer.js'
+import type { SandboxEnv } from '../core/state.js'
 import { readQuery } from '../http/validate.js'
-import type { SandboxEnv } from '../state.js'
 import { accountsOf } from './accounts.js'
 import { listAccountSummaries, summariesQuery } from './summaries.js'
 

@@ -1,3 +1,4 @@
+import type { PropertyQuotas } from '../core/property-quotas.js'
 import { invalidArgument } from '../http/errors.js'
 import { localNow, parseDay } from '../synthetic/calendar.js'
 import { addUp, type DayRange } from './aggregate.js'
@@ -5,7 +6,6 @@ import { catalogOf } from './catalog.js'
 import { compatibleScope } from './compatibility.js'
 import { dimensionTest, metricTest } from './filters.js'
 import type { PropertyProfile } from './property.js'
-import type { PropertyQuotas } from './quota.js'
 import type { ReportRequest } from './request.js'
 import { refuseBlockedFilters, schemaRestriction } from './restrictions.js'
 import {

@@ -1,3 +1,4 @@
+import type { PropertyQuotas } from '../core/property-quotas.js'
 import { invalidArgument } from '../http/errors.js'
 import { MS_PER_MINUTE, pad2 } from '../synthetic/calendar.js'
 import { cities, devices } from './computed-dimensions.js'
@@ -14,7 +15,6 @@ import {
 import { M } from './measures.js'
 import { minuteBlock, REALTIME_MEASURES, type MinuteBlock } from './minutes.js'
 import type { PropertyProfile } from './property.js'
-import type { PropertyQuotas } from './quota.js'
 import type { RealtimeRequest } from './request.js'
 import { RowGroups, sumOfRows } from './rows.js'
 import { checkProperty, rangeName, REALTIME_SCHEMA_HELP, resolveFields, rowLimit } from './rules.js'

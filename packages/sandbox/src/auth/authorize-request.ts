@@ -1,9 +1,9 @@
+import { ProviderError } from '../http/errors.js'
+import { repeated } from '../http/form.js'
 import { clientIdProblem, redirectUriProblem } from './client.js'
-import { repeated } from './form.js'
 import { missingMessage } from './oauth-errors.js'
 import { CHALLENGE_METHOD, S256_CHALLENGE } from './pkce.js'
 import { parseScopes } from './scopes.js'
-import { ProviderError } from '../http/errors.js'
 
 /** A valid authorization request, as the consent page shows it and the decision uses it. */
 export interface AuthorizeRequest {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
+import type { SandboxEnv } from '../core/state.js'
 import { insufficientPermissions, unauthenticated } from '../http/errors.js'
-import type { SandboxEnv } from '../state.js'
 import { findToken, type Principal } from './grants.js'
 import { API_SCOPES, type Access, type Api } from './scopes.js'
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
+import type { SandboxEnv } from '../core/state.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
 import type { AuthorizeRequest } from './authorize-request.js'
 import { scopeInWords } from './scope-words.js'
 import { fullScope } from './scopes.js'

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
+import { hashSecret, randomToken } from '../core/secrets.js'
 import type { SandboxDb } from '../db/open.js'
 import type { SandboxDatabase } from '../db/schema.js'
-import { hashSecret, randomToken } from './secrets.js'
 
 /** The store, or a transaction on it. */
 type Store = Kysely<SandboxDatabase>

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import type { SandboxEnv } from '../core/state.js'
 import { SHORT_SCOPES, fullScope } from './scopes.js'
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none']

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import type { SandboxEnv } from '../core/state.js'
+import { FormError, readForm } from '../http/form.js'
 import { clientIdentity } from './client.js'
-import { FormError, readForm } from './form.js'
 import { revokeToken } from './grants.js'
 import { missingMessage, noStoreJson, oauthError } from './oauth-errors.js'
 

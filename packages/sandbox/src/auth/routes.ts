@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import type { SandboxEnv } from '../core/state.js'
 import { decideAuthorize, showAuthorize } from './authorize.js'
 import { metadata } from './metadata.js'
 import { revocationEndpoint } from './revocation.js'

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
+import type { SandboxEnv } from '../core/state.js'
 import { insufficientPermissions } from '../http/errors.js'
-import type { SandboxEnv } from '../state.js'
 import { authenticate } from './bearer.js'
 import { IDENTITY_SCOPE } from './scopes.js'
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { startSandbox, type RunningSandbox } from '../server.js'
+import { startSandbox, type RunningSandbox } from '../server/start.js'
 import { dataDirFromEnv, portFromEnv } from './env.js'
 
 /**

@@ -3,10 +3,10 @@ import { z } from 'zod'
 import { addSite, ownedAssets } from '../account/assets.js'
 import { ensureUser, userName } from '../account/users.js'
 import { addPropertyToAccount } from '../admin/accounts.js'
+import type { SandboxEnv } from '../core/state.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
 import { newSiteUrl } from '../search/sites.js'
-import type { SandboxEnv } from '../state.js'
 
 type Ctx = Context<SandboxEnv>
 

@@ -3,12 +3,12 @@ import { z } from 'zod'
 import { ensureUser, userName } from '../account/users.js'
 import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
+import { faultSpec } from '../core/faults.js'
+import { quotaChange } from '../core/quota-limits.js'
+import type { SandboxEnv } from '../core/state.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
-import { quotaChange } from '../quota-limits.js'
-import type { SandboxEnv } from '../state.js'
 import { assetRoutes } from './assets.js'
-import { faultSpec } from './faults.js'
 import { sameOriginOnly } from './same-origin.js'
 import { taskFixtureRoutes } from './task-fixtures.js'
 
@@ -27,7 +27,7 @@ const tokenRequest = z
 /**
  * The control API (docs/sandbox.md, "Control API"): for tests and demos, unauthenticated by design,
  * and only ever served by the sandbox, which binds to loopback unless told otherwise, answers to
- * its own host names only (http/host.ts) and refuses requests from web pages of other origins here.
+ * its own host names only (server/own-hosts.ts) and refuses requests from web pages of other origins here.
  */
 export function controlRoutes() {
   const control = new Hono<SandboxEnv>()

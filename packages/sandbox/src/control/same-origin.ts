@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
-import { isCrossSitePost } from '../auth/cross-site.js'
+import { isCrossSitePost } from '../account/cross-site.js'
+import type { SandboxEnv } from '../core/state.js'
 import { forbidden } from '../http/errors.js'
-import type { SandboxEnv } from '../state.js'
 
 /**
  * The control API has no authentication by design, so a web page must not reach it through the

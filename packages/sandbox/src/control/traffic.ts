@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
+import type { SandboxEnv } from '../core/state.js'
 import { errorForStatus, rateLimited, usageLimit } from '../http/errors.js'
 import { rawPath } from '../http/raw-path.js'
-import type { SandboxEnv } from '../state.js'
 
 const isControl = (path: string) => path === '/healthz' || path.startsWith('/_sandbox/')
 

@@ -1,7 +1,7 @@
-import { IdTokenSigner } from '../auth/id-token.js'
-import type { OAuthProfile } from '../auth/profile.js'
-import type { SandboxConfig } from '../config.js'
-import { withoutSlash, type Dialect } from '../dialect.js'
+import type { SandboxConfig } from '../core/config.js'
+import { withoutSlash, type Dialect } from '../core/dialect.js'
+import { IdTokenSigner } from '../core/id-token.js'
+import type { OAuthProfile } from '../core/oauth-profile.js'
 
 /** Google's scope ids: this prefix and the short names (`openid` stays bare). */
 const GOOGLE_SCOPE_PREFIX = 'https://www.googleapis.com/auth/'

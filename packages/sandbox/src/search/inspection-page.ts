@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { currentUser } from '../account/session.js'
+import { signedInAs, signInPage } from '../account/signed-in.js'
+import type { SandboxEnv } from '../core/state.js'
 import { ProviderError } from '../http/errors.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
-import { signedInAs, signInPage } from '../web/signed-in.js'
 import { inspectUrl } from './inspection.js'
 import { ownedSite } from './sites.js'
 

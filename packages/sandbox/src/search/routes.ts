@@ -1,16 +1,16 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { requireAccess } from '../auth/bearer.js'
+import type { SandboxEnv } from '../core/state.js'
 import { noQuery, readBody, readQuery } from '../http/validate.js'
-import type { SandboxEnv } from '../state.js'
 import { pacificNow } from './analytics/calendar.js'
 import { runQuery } from './analytics/engine.js'
 import { analyticsQuery, queryBody } from './analytics/request.js'
 import { siteFacts } from './analytics/store.js'
-import { inspectBody, inspectUrl } from './inspection.js'
 import { showInspection } from './inspection-page.js'
-import { ownedSite, ownedSites, PERMISSION_LEVEL } from './sites.js'
+import { inspectBody, inspectUrl } from './inspection.js'
 import { getSitemap, listSitemaps, submitSitemap } from './sitemaps.js'
+import { ownedSite, ownedSites, PERMISSION_LEVEL } from './sites.js'
 
 type Ctx = Context<SandboxEnv>
 

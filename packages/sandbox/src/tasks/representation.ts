@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { TaskLinks } from './links.js'
+import type { TaskLinks } from '../core/task-links.js'
 import { assignmentOf, type ListRow, type TaskRow } from './rows.js'
 import { dueInstant } from './timestamps.js'
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import type { SandboxEnv } from '../core/state.js'
 import { showAssets } from './assets-page.js'
 import { showSurfaceItem } from './surfaces.js'
 import { showTask, showTasks } from './task-pages.js'

@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { currentUser } from '../account/session.js'
+import { signedInAs, signInPage } from '../account/signed-in.js'
+import type { SandboxEnv } from '../core/state.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
-import { signedInAs, signInPage } from './signed-in.js'
 
 /**
  * `GET /web/surfaces/{id}`, an assigned task's linkToTask: a stand-in for the original task in

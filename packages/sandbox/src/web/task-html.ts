@@ -1,5 +1,5 @@
 import { html } from 'hono/html'
-import type { TaskLinks } from '../tasks/links.js'
+import type { TaskLinks } from '../core/task-links.js'
 import { taskJson } from '../tasks/representation.js'
 import { TASKS_SHOWN_PER_LIST, type ListOutline, type OutlineTask } from './outline.js'
 

@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { currentUser } from '../account/session.js'
+import { signedInAs, signInPage } from '../account/signed-in.js'
+import type { SandboxEnv } from '../core/state.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
 import { outlineShows, readOutlines, TASKS_SHOWN_PER_LIST } from './outline.js'
-import { signedInAs, signInPage } from './signed-in.js'
 import { listsHtml } from './task-html.js'
 
 type Ctx = Context<SandboxEnv>

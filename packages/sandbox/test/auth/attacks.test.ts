@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { hashSecret } from '../../src/auth/secrets.js'
+import { hashSecret } from '../../src/core/secrets.js'
 import { sandboxForSuite } from '../support/sandbox.js'
 import {
   allow,

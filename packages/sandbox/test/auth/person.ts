@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { DEFAULT_SCOPE_PREFIX } from '../../src/core/config.js'
 import type { sandboxForSuite } from '../support/sandbox.js'
-import { DEFAULT_SCOPE_PREFIX } from '../../src/config.js'
 
 /** The person's side of the authorization flow, and the client's plumbing, for the tests. */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server.js'
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/server/start.js'
 
 export interface ApiResponse<T = any> {
   status: number

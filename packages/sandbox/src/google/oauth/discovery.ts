@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { SHORT_SCOPES, fullScope } from '../../auth/scopes.js'
-import type { SandboxEnv } from '../../state.js'
+import type { SandboxEnv } from '../../core/state.js'
 
 /** Where G's OAuth endpoints are, as Google's own paths. */
 export const GOOGLE_OAUTH_PATHS = {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
-import type { SandboxConfig } from '../config.js'
-import type { SandboxEnv } from '../state.js'
-import { ProviderError } from './errors.js'
+import type { SandboxConfig } from '../core/config.js'
+import type { SandboxEnv } from '../core/state.js'
+import { ProviderError } from '../http/errors.js'
 
 /**
  * DNS rebinding: a web page the developer visits can point its own host name at 127.0.0.1 and

@@ -1,13 +1,13 @@
 import { Hono } from 'hono'
-import { providerApis } from '../core.js'
-import type { Dialect } from '../dialect.js'
+import type { Dialect } from '../core/dialect.js'
+import type { SandboxEnv, SandboxState } from '../core/state.js'
+import { googleApi } from '../google/api.js'
+import type { GoogleDialect } from '../google/dialect.js'
+import { googleErrorResponse } from '../google/errors.js'
+import { googleOAuthRoutes } from '../google/oauth/routes.js'
 import { notFound } from '../http/errors.js'
-import { bind, serveOrigin } from '../origin.js'
-import type { SandboxEnv, SandboxState } from '../state.js'
-import { googleApi } from './api.js'
-import type { GoogleDialect } from './dialect.js'
-import { googleErrorResponse } from './errors.js'
-import { googleOAuthRoutes } from './oauth/routes.js'
+import { bind, serveOrigin } from './origin.js'
+import { providerApis } from './provider-apis.js'
 
 /**
  * The origin G in Google's dialect (docs/sandbox.md, "Google dialect"): Google's OAuth endpoints,

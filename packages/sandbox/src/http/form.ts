@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { readBodyText } from '../http/body.js'
+import { readBodyText } from './body.js'
 
 /** Why a form body could not be read: the caller answers in its own error shape. */
 export class FormError extends Error {

@@ -1,12 +1,12 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { faultsAndRequestLog } from './control/traffic.js'
-import type { Dialect } from './dialect.js'
-import { MAX_BODY_BYTES } from './http/body.js'
-import { errorForStatus, payloadTooLarge, ProviderError } from './http/errors.js'
-import { answerOwnHostsOnly } from './http/host.js'
-import { rejectBadPercentEncoding } from './http/percent-encoding.js'
-import type { SandboxEnv, SandboxState } from './state.js'
+import { faultsAndRequestLog } from '../control/traffic.js'
+import type { Dialect } from '../core/dialect.js'
+import type { SandboxEnv, SandboxState } from '../core/state.js'
+import { MAX_BODY_BYTES } from '../http/body.js'
+import { errorForStatus, payloadTooLarge, ProviderError } from '../http/errors.js'
+import { rejectBadPercentEncoding } from '../http/percent-encoding.js'
+import { answerOwnHostsOnly } from './own-hosts.js'
 
 /** Answers a provider error in the origin's own error shape. */
 type ErrorRenderer = (error: ProviderError, path: string) => Response

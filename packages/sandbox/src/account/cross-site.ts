@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import type { SandboxEnv } from '../core/state.js'
 
 /**
  * Whether a form post that acts on the person's behalf (consent, sign-in, sign-out, revoke)

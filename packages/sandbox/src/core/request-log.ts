@@ -1,4 +1,4 @@
-import type { Dialect } from '../dialect.js'
+import type { Dialect } from './dialect.js'
 
 interface LoggedRequest {
   method: string

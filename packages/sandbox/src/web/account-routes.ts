@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
-import type { SandboxEnv } from '../state.js'
+import { signIn, signOut } from '../account/session.js'
+import type { SandboxEnv } from '../core/state.js'
 import { revokeConnection, showConnections } from './connections.js'
-import { signIn, signOut } from './session.js'
 
 /** The person's account pages, mounted at `/account`. */
 export function accountRoutes() {

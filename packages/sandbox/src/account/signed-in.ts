@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { signInForm } from '../account/session.js'
+import type { SandboxEnv } from '../core/state.js'
 import { page } from '../http/page.js'
-import type { SandboxEnv } from '../state.js'
+import { signInForm } from './session.js'
 
 /**
  * The web view is the signed-in person's own: without a session it shows the sign-in form,

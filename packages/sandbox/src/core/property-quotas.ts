@@ -1,5 +1,5 @@
 import { usageLimitError } from '../http/errors.js'
-import type { QuotaLimits } from '../quota-limits.js'
+import type { QuotaLimits } from './quota-limits.js'
 
 /**
  * A property's quota as `returnPropertyQuota` shows it: tokens spent this hour and today, per

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
-import { adminRoutes } from './admin/routes.js'
-import { analyticsRoutes } from './analytics/routes.js'
-import { searchRoutes } from './search/routes.js'
-import type { SandboxEnv } from './state.js'
-import { taskRoutes } from './tasks/routes.js'
+import { adminRoutes } from '../admin/routes.js'
+import { analyticsRoutes } from '../analytics/routes.js'
+import type { SandboxEnv } from '../core/state.js'
+import { searchRoutes } from '../search/routes.js'
+import { taskRoutes } from '../tasks/routes.js'
 
 /**
  * The provider's three APIs at the tool table's paths (docs/design.md, "The provider's API"), and

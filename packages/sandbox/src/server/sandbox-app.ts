@@ -1,14 +1,14 @@
 import { Hono } from 'hono'
-import { accountRoutes } from './account/routes.js'
-import { oauthRoutes } from './auth/routes.js'
-import { controlRoutes } from './control/routes.js'
-import { providerApis } from './core.js'
-import type { Dialect } from './dialect.js'
-import { notFound } from './http/errors.js'
-import { rawPath } from './http/raw-path.js'
+import { oauthRoutes } from '../auth/routes.js'
+import { controlRoutes } from '../control/routes.js'
+import type { Dialect } from '../core/dialect.js'
+import type { SandboxEnv, SandboxState } from '../core/state.js'
+import { notFound } from '../http/errors.js'
+import { rawPath } from '../http/raw-path.js'
+import { accountRoutes } from '../web/account-routes.js'
+import { webRoutes } from '../web/routes.js'
 import { serveOrigin } from './origin.js'
-import type { SandboxEnv, SandboxState } from './state.js'
-import { webRoutes } from './web/routes.js'
+import { providerApis } from './provider-apis.js'
 
 /**
  * The sandbox's own origin S in the generic dialect: its APIs, OAuth server, pages and the

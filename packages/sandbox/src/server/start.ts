@@ -3,22 +3,22 @@ import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { KyselyPlugin } from 'kysely'
-import { PropertyQuotas } from './analytics/quota.js'
-import { createSandboxApp } from './app.js'
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_SCOPE_PREFIX,
   type SandboxConfig,
-} from './config.js'
-import { FaultBook } from './control/faults.js'
-import { RequestLog } from './control/request-log.js'
-import { openSandboxDb, type SandboxDb } from './db/open.js'
-import { seedDialect } from './dialect.js'
-import { createGoogleApp } from './google/app.js'
-import { googleDialect } from './google/dialect.js'
-import { EarlyAnswerResponse } from './http/early-answers.js'
-import { QuotaLimits } from './quota-limits.js'
-import type { SandboxEnv, SandboxState } from './state.js'
+} from '../core/config.js'
+import { seedDialect } from '../core/dialect.js'
+import { FaultBook } from '../core/faults.js'
+import { PropertyQuotas } from '../core/property-quotas.js'
+import { QuotaLimits } from '../core/quota-limits.js'
+import { RequestLog } from '../core/request-log.js'
+import type { SandboxEnv, SandboxState } from '../core/state.js'
+import { openSandboxDb, type SandboxDb } from '../db/open.js'
+import { googleDialect } from '../google/dialect.js'
+import { EarlyAnswerResponse } from '../http/early-answers.js'
+import { createGoogleApp } from './google-app.js'
+import { createSandboxApp } from './sandbox-app.js'
 
 export interface SandboxOptions {
   /** The generic dialect's origin S; 0 picks a free port. */

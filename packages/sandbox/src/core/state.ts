@@ -1,15 +1,15 @@
 import type { HttpBindings } from '@hono/node-server'
-import type { PropertyQuotas } from './analytics/quota.js'
+import type { SandboxDb } from '../db/open.js'
 import type { SandboxConfig } from './config.js'
-import type { FaultBook } from './control/faults.js'
-import type { RequestLog } from './control/request-log.js'
-import type { SandboxDb } from './db/open.js'
 import type { Dialect } from './dialect.js'
+import type { FaultBook } from './faults.js'
+import type { PropertyQuotas } from './property-quotas.js'
 import type { QuotaLimits } from './quota-limits.js'
+import type { RequestLog } from './request-log.js'
 
 /**
  * Everything a request handler of the sandbox can reach, at either origin: one instance per
- * running sandbox, made by server.ts, emptied by `POST /_sandbox/reset`.
+ * running sandbox, made by server/start.ts, emptied by `POST /_sandbox/reset`.
  */
 export interface SandboxState {
   db: SandboxDb

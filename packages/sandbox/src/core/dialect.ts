@@ -1,6 +1,6 @@
-import { SEED_OAUTH, type OAuthProfile } from './auth/profile.js'
 import type { SandboxConfig } from './config.js'
-import type { TaskLinks } from './tasks/links.js'
+import { SEED_OAUTH, type OAuthProfile } from './oauth-profile.js'
+import type { TaskLinks } from './task-links.js'
 
 /**
  * What differs between the sandbox's two origins for the handlers they share: the generic

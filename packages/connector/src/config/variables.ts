@@ -85,8 +85,9 @@ export const CONNECTOR_VARIABLES = declareVariables({
     kind: oneOf(PROFILE_NAMES),
     fallback: 'seed',
     summary:
-      "Which provider's API the connector speaks: `seed`, the paths of docs/tools.md (the " +
-      "sandbox's), or `google`, Google's APIs under Google OAuth.",
+      "Which provider's API the connector speaks: `seed`, a provider whose OAuth endpoints you " +
+      'name and whose APIs sit at the paths of docs/tools.md, as the sandbox serves them; or ' +
+      "`google`, Google's APIs under Google OAuth.",
     details:
       'See [Pointing it at a real provider](#pointing-it-at-a-real-provider) and [Google](#google).',
   },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Selectable } from 'kysely'
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../config/config.js'
 import type { Store } from '../store/open.js'
 import type { AuditEventTable } from '../store/schema.js'
 
@@ -33,7 +34,7 @@ export interface AuditEvent {
 
 export type AuditRow = Selectable<AuditEventTable>
 
-export const DEFAULT_AUDIT_RETENTION_DAYS = 90
+export { DEFAULT_AUDIT_RETENTION_DAYS }
 
 /** Pruning runs at most this often in one process: the trail's age is counted in days. */
 const PRUNE_EVERY_MS = 60 * 60_000

@@ -2,6 +2,7 @@ import type { UpstreamConfig } from '../config/config.js'
 import {
   connectorEnvironment,
   sandboxGoogleUrlOf,
+  sandboxScopePrefixOf,
   sandboxUrlOf,
   type ConnectorEnvironment,
 } from '../connector/env.js'
@@ -45,6 +46,6 @@ function sandboxAsUpstream(env: ConnectorEnvironment, sandbox?: SandboxLocation)
     return googleSandboxUpstream(sandbox?.googleUrl ?? sandboxGoogleUrlOf())
   return sandboxUpstream(
     sandbox?.url ?? sandboxUrlOf(),
-    sandbox?.scopePrefix ?? process.env.SANDBOX_SCOPE_PREFIX ?? undefined,
+    sandbox?.scopePrefix ?? sandboxScopePrefixOf(),
   )
 }

@@ -63,6 +63,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitSettings> = Object.freeze({
   toolCallsPerMinute: 120,
 })
 
+/** How long the audit trail of changes is kept, in days, unless told (AUDIT_RETENTION_DAYS). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90
+
 export interface ConnectorConfig {
   /** 0 picks a free port (tests). */
   port: number
@@ -84,7 +87,7 @@ export interface ConnectorConfig {
   extraCa?: string
   /** Each limit unset: DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimitSettings>
-  /** How long the audit trail of changes is kept, in days; 90 unset. */
+  /** How long the audit trail of changes is kept, in days; unset, DEFAULT_AUDIT_RETENTION_DAYS. */
   auditRetentionDays?: number
   /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */
   metrics?: MetricsConfig

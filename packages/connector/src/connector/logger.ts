@@ -1,4 +1,6 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
+import { read } from '../config/variable.js'
+import { CONNECTOR_VARIABLES } from '../config/variables.js'
 
 /**
  * The connector's logger. Logs never hold tokens, codes, secrets, cookies or bodies
@@ -32,7 +34,7 @@ const REDACTED_PATHS = [
 
 export function createLogger(options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings: LoggerOptions = {
-    level: process.env.LOG_LEVEL || 'info',
+    level: options.level ?? read(process.env, CONNECTOR_VARIABLES.LOG_LEVEL),
     ...options,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   }

@@ -1,4 +1,5 @@
 import type { UpstreamConfig } from '../config/config.js'
+import { SANDBOX_LOCATION_VARIABLES } from '../config/variables.js'
 import { GOOGLE_PROFILE } from '../services/profiles/google.js'
 
 /**
@@ -9,7 +10,7 @@ import { GOOGLE_PROFILE } from '../services/profiles/google.js'
  */
 
 /** The sandbox's default scope prefix: the two agree by configuration, not by shared code. */
-export const SANDBOX_SCOPE_PREFIX = 'https://sandbox.countersign.test/auth/'
+export const SANDBOX_SCOPE_PREFIX: string = SANDBOX_LOCATION_VARIABLES.SANDBOX_SCOPE_PREFIX.fallback
 
 const SANDBOX_NAME = 'the sandbox provider'
 const SANDBOX_CLIENT = { clientId: 'countersign', clientSecret: 'sandbox-secret-not-checked' }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { read } from '../../src/config/variable.js'
+import { CONNECTOR_VARIABLES } from '../../src/config/variables.js'
 import {
   connectorEnvironment,
   sandboxGoogleUrlOf,
+  sandboxScopePrefixOf,
   sandboxUrlOf,
   type Environment,
 } from '../../src/connector/env.js'
@@ -137,8 +140,8 @@ describe('the connector environment', () => {
     })
   })
 
-  it('AUDIT_RETENTION_DAYS: days from 1 to 3650, the default unset', () => {
-    expect(connectorEnvironment({}).config.auditRetentionDays).toBeUndefined()
+  it('AUDIT_RETENTION_DAYS: days from 1 to 3650, 90 unset', () => {
+    expect(connectorEnvironment({}).config.auditRetentionDays).toBe(90)
     expect(connectorEnvironment({ AUDIT_RETENTION_DAYS: '30' }).config.auditRetentionDays).toBe(30)
     for (const value of ['0', '3651', '7.5', 'a month'])
       expect(() => connectorEnvironment({ AUDIT_RETENTION_DAYS: value })).toThrow(
@@ -179,8 +182,16 @@ describe('the connector environment', () => {
 
   it('does not start the sandbox with SANDBOX=0, and finds it at SANDBOX_PORT', () => {
     expect(connectorEnvironment({ SANDBOX: '0' }).startSandbox).toBe(false)
+    expect(connectorEnvironment({ SANDBOX: '1' }).startSandbox).toBe(true)
     expect(sandboxUrlOf({ SANDBOX_PORT: '9191' })).toBe('http://127.0.0.1:9191')
     expect(sandboxUrlOf({})).toBe('http://127.0.0.1:8081')
+    expect(sandboxUrlOf({ SANDBOX_PUBLIC_URL: 'http://sandbox.internal:8081/' })).toBe(
+      'http://sandbox.internal:8081',
+    )
+    expect(sandboxScopePrefixOf({})).toBe('https://sandbox.countersign.test/auth/')
+    expect(sandboxScopePrefixOf({ SANDBOX_SCOPE_PREFIX: 'https://scopes.example/' })).toBe(
+      'https://scopes.example/',
+    )
   })
 
   it.each([
@@ -189,6 +200,8 @@ describe('the connector environment', () => {
     [{ PUBLIC_URL: 'connector.example' }, /PUBLIC_URL must be an http\(s\) origin/],
     [{ PUBLIC_URL: 'https://connector.example/countersign' }, /PUBLIC_URL must be an origin only/],
     [{ DEV_ALLOW_LOOPBACK_CLIENT_METADATA: 'yes' }, /DEV_ALLOW_LOOPBACK_CLIENT_METADATA must be 1/],
+    [{ SANDBOX: 'no' }, /^SANDBOX must be 1 \(on\) or 0 \(off\), not "no"\.$/],
+    [{ HOST: 'http://0.0.0.0' }, /^HOST must be an IP address or a host name to bind to/],
     [{ ...UPSTREAM, UPSTREAM_TOKEN_URL: 'ftp://x' }, /UPSTREAM_TOKEN_URL must be an http\(s\) URL/],
     ...[
       'RATE_LIMIT_REGISTRATIONS_PER_MINUTE',
@@ -279,5 +292,15 @@ describe('the metrics environment', () => {
       expect(error?.message).toMatch(message)
       expect(error?.message).not.toContain(token)
     }
+  })
+})
+
+describe('the logging environment', () => {
+  it('reads LOG_LEVEL as one of pino’s levels, info unset', () => {
+    expect(read({}, CONNECTOR_VARIABLES.LOG_LEVEL)).toBe('info')
+    expect(read({ LOG_LEVEL: 'debug' }, CONNECTOR_VARIABLES.LOG_LEVEL)).toBe('debug')
+    expect(() => read({ LOG_LEVEL: 'loud' }, CONNECTOR_VARIABLES.LOG_LEVEL)).toThrow(
+      'LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, not "loud".',
+    )
   })
 })

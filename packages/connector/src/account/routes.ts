@@ -1,8 +1,6 @@
 import { Hono, type Context } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
-import { readChoice, type ChoiceForm } from '../auth/choice-page.js'
-import { problemPage } from '../auth/consent-page.js'
 import type { CoverageSeal } from '../auth/coverage.js'
 import {
   FORM_PROBLEM_MESSAGE,
@@ -11,12 +9,11 @@ import {
   formFromOwnPage,
 } from '../auth/form-post.js'
 import type { Grants } from '../auth/grants.js'
-import type { InteractionDeps } from '../auth/interaction.js'
+import type { InteractionDeps } from '../auth/interaction-deps.js'
 import type { FormTokens } from '../auth/keys.js'
 import type { Offers } from '../auth/offer.js'
-import type { PageStatus } from '../auth/page.js'
-import type { Store } from '../store/open.js'
-import { Connections } from './connections.js'
+import { readChoice } from '../auth/posted-choice.js'
+import type { ChoiceForm } from '../pages/choice-page.js'
 import {
   CONNECTIONS_PATH,
   coveragePage,
@@ -24,7 +21,11 @@ import {
   coverageWords,
   signedInPage,
   signedOutPage,
-} from './connections-page.js'
+} from '../pages/connections-page.js'
+import type { PageStatus } from '../pages/page.js'
+import { problemPage } from '../pages/problem-page.js'
+import type { Store } from '../store/open.js'
+import { Connections } from './connections.js'
 import { PersonSessions, type PersonSession } from './sessions.js'
 import { SignIn, type UpstreamSignIn } from './sign-in.js'
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { CALLBACK_PATH } from '../auth/browser-binding.js'
 import type { FormTokens } from '../auth/keys.js'
-import { CALLBACK_PATH } from '../auth/interaction.js'
 import {
   UpstreamAuthorizationError,
   UpstreamUnavailableError,

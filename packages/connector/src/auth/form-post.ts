@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { readBodyText, TOO_LARGE, type TooLarge } from '../http/request-body.js'
-import type { PageStatus } from './page.js'
+import type { PageStatus } from '../pages/page.js'
 
 /**
  * What every form of the connector's own pages (consent, connections) checks before acting:

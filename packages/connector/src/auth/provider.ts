@@ -19,7 +19,7 @@ import { compareClientSecretsByDigest, isHashedClientSecret } from './client-sec
 import { acceptClientScope } from './client-scope.js'
 import type { Grants } from './grants.js'
 import { cookieKeys, signingJwks } from './keys.js'
-import { PAGE_HEADERS, pageText } from './page.js'
+import { PAGE_HEADERS, pageText } from '../pages/page.js'
 import { validateRedirectUris } from './redirect-uris.js'
 import { allScopeNames, serviceOfResource } from './resources.js'
 import { countTokens } from './token-metrics.js'

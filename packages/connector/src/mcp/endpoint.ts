@@ -1,4 +1,4 @@
-import { CONNECTIONS_PATH } from '../account/connections-page.js'
+import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,

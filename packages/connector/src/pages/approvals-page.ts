@@ -1,8 +1,7 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { page, personLinks, time, type PageStatus } from '../auth/page.js'
 import type { ChangeDescription, ChangeDetail } from '../services/definition.js'
-import type { Decided } from './gate.js'
+import { page, personLinks, time, type PageStatus } from './page.js'
 
 /**
  * The approval pages (docs/design.md, "The person's pages"): the change an assistant asks to make,
@@ -196,6 +195,9 @@ const inMinutes = (change: { expiresAt: number }, now: number) => {
   return minutes === 1 ? 'in about a minute' : `in ${minutes} minutes`
 }
 
+/** What the person decided of a change (approval/gate.ts). */
+type Decided = 'approved' | 'declined'
+
 /** After a decision, or on coming back to an approval already decided. */
 export function decidedPage(
   c: Context,
@@ -227,37 +229,4 @@ export function decidedMessage(decision: Decided, used = false): string {
   return used
     ? 'Approved: your assistant has made the change.'
     : 'Approved: go back to your assistant and ask it to try again.'
-}
-
-export interface SignedOutView {
-  /** Where the sign-in form posts. */
-  action: string
-  heading: string
-  providerName: string
-  csrf: string
-  message?: string
-  status?: PageStatus
-}
-
-/** Not signed in: nothing of any change is shown until the person proves who they are. */
-export function signedOutPage(c: Context, view: SignedOutView) {
-  return page(
-    c,
-    'Sign in',
-    html`<section class="card">
-      <h1>${view.heading}</h1>
-      ${view.message ? html`<p class="alert" role="alert">${view.message}</p>` : ''}
-      <p>
-        Sign in with your provider account to see it. You come back to this page afterwards, and
-        nothing changes unless you approve it.
-      </p>
-      <form method="post" action="${view.action}">
-        <input type="hidden" name="csrf" value="${view.csrf}" />
-        <div class="actions">
-          <button name="SignIn" value="SignIn">Sign in with ${view.providerName}</button>
-        </div>
-      </form>
-    </section>`,
-    view.status,
-  )
 }

@@ -1,17 +1,24 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { page, personLinks, time } from '../auth/page.js'
-import type { ActivityEntry } from './activity.js'
+import { page, personLinks, time } from './page.js'
 
 /**
  * `/activity`: what the signed-in person's assistants asked to change, newest first, and what
  * became of it, from the audit trail. No payloads: when, which assistant, which service, what
- * kind of change, the decision and the outcome at the provider.
+ * kind of change, the decision and the outcome at the provider (approval/activity.ts reads them).
  */
 
 export const ACTIVITY_PATH = '/activity'
 
-export interface ActivityRow extends ActivityEntry {
+/** One change asked for, as the page shows it. */
+export interface ActivityRow {
+  /** When it was decided, or ran out. */
+  at: number
+  decision: 'approved' | 'declined' | 'expired'
+  /** For an approved change: what became of it. */
+  outcome?: 'made' | 'failed' | 'unused' | 'not yet'
+  /** The provider's HTTP status, when the change was sent. */
+  upstreamStatus?: number
   clientName: string
   serviceTitle: string
   toolTitle: string
@@ -56,7 +63,7 @@ function entry(row: ActivityRow) {
 }
 
 /** The decision and the outcome, in words. */
-function outcomeOf(row: ActivityEntry): string {
+function outcomeOf(row: ActivityRow): string {
   if (row.decision === 'declined') return 'Declined: nothing changed'
   if (row.decision === 'expired') return 'Not answered in time: nothing changed'
   const status = row.upstreamStatus === undefined ? '' : ` (HTTP ${row.upstreamStatus})`

@@ -1,16 +1,39 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import { EVERY_ONE, onlyThese, type Coverage } from './coverage.js'
-import type { Offer, OfferedGroup, OfferedItem } from './offer.js'
 
 /**
- * The choice of what a grant covers (coverage.ts), as a form of the person's pages: a radio
+ * The choice of what a grant covers (auth/coverage.ts), as a form of the person's pages: a radio
  * `access`, `all` (every one, including those added later) or `chosen` (only the ticked ones),
  * and a checkbox `resource` per list, site or property, whose value is the provider's id. Shown
  * at consent and on the connections page; no script. Long lists stay usable on a phone: grouped
  * by account (each group folds), and a search that narrows what is shown.
  */
+
+/**
+ * What the provider offers the person, as the form shows it: an offer read live (auth/offer.ts),
+ * declared here so that the page needs nothing of the parts that serve it.
+ */
+export interface Offer {
+  readonly groups: readonly OfferedGroup[]
+  /** How many items in all. */
+  readonly count: number
+  /** Set when the provider had more than a page can hold. */
+  readonly truncated?: boolean
+}
+
+export interface OfferedGroup {
+  /** An account's name, for properties; none for lists and sites. */
+  readonly name?: string
+  readonly items: readonly OfferedItem[]
+}
+
+export interface OfferedItem {
+  /** The provider's id: the value of its checkbox. */
+  readonly id: string
+  readonly label: string
+  readonly detail?: string
+}
 
 export interface ChoiceForm {
   service: ServiceName
@@ -138,35 +161,4 @@ function narrowed(groups: readonly OfferedGroup[], query: string | undefined): O
     const items = group.items.filter((item) => matches(`${item.label} ${item.detail ?? ''}`))
     return items.length ? [{ ...group, items }] : []
   })
-}
-
-/** What a posted choice asks for, checked against what was offered, or what to fix. */
-export function readChoice(
-  service: ServiceName,
-  form: URLSearchParams,
-  offer: Offer | undefined,
-): { coverage: Coverage } | { problem: string; access: 'all' | 'chosen'; chosen: Set<string> } {
-  const { noun, nouns } = SERVICES[service].resource
-  const access = form.get('access')
-  const chosen = new Set(form.getAll('resource'))
-  if (access === 'all') return { coverage: EVERY_ONE }
-  const again = { access: 'chosen' as const, chosen }
-  if (access !== 'chosen')
-    return { ...again, problem: `Choose every ${noun}, or only the ones you tick.` }
-  if (!offer)
-    return {
-      ...again,
-      problem: `Your ${nouns} could not be read: choose every ${noun}, or try again.`,
-    }
-  const offered = new Set(offer.groups.flatMap((group) => group.items.map((item) => item.id)))
-  const unknown = [...chosen].filter((id) => !offered.has(id))
-  if (unknown.length)
-    return {
-      access: 'chosen',
-      chosen: new Set([...chosen].filter((id) => offered.has(id))),
-      problem: `The form named ${unknown.length === 1 ? `a ${noun}` : `${nouns}`} that ${unknown.length === 1 ? 'is' : 'are'} not yours. Choose again.`,
-    }
-  if (chosen.size === 0)
-    return { ...again, problem: `Tick at least one ${noun}, or choose every ${noun}.` }
-  return { coverage: onlyThese(chosen, offer.defaultList) }
 }

@@ -65,26 +65,6 @@ export function consentPage(
   )
 }
 
-/** Something the person cannot fix on this page: explained, with what to do next. */
-export function problemPage(
-  c: Context,
-  title: string,
-  message: string,
-  status: PageStatus,
-  continueTo?: { href: string; label: string },
-) {
-  return page(
-    c,
-    title,
-    html`<section class="card">
-      <h1>${title}</h1>
-      <p>${message}</p>
-      ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}
-    </section>`,
-    status,
-  )
-}
-
 /**
  * The second page of an authorization, after the provider's sign-in: what the grant covers of
  * the person's lists, sites or properties (choice-page.ts), with `Allow` and `Deny`.

@@ -1,10 +1,8 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { choiceForm, type ChoiceForm } from '../auth/choice-page.js'
-import type { Coverage } from '../auth/coverage.js'
-import { page, personLinks, time, type PageStatus } from '../auth/page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
-import type { Connection } from './connections.js'
+import { choiceForm, type ChoiceForm } from './choice-page.js'
+import { page, personLinks, time, type PageStatus } from './page.js'
 
 /**
  * The connections page: signed out, what it is and a button to sign in through the provider;
@@ -83,14 +81,32 @@ export function signedInPage(c: Context, view: SignedInView) {
   )
 }
 
+/** One of the person's connections, as the page shows it (account/connections.ts). */
+export interface ConnectionView {
+  grantId: string
+  clientName: string
+  /** Where the client receives authorizations. */
+  redirectHosts: readonly string[]
+  service: ServiceName
+  /** Each permission of the grant, in the person's words. */
+  permissions: readonly string[]
+  /** When the person allowed it (epoch milliseconds). */
+  since: number
+  coverage: CoverageView
+}
+
+/** What a grant covers (auth/coverage.ts), as far as the page says it: every one, or how many. */
+export type CoverageView =
+  { readonly all: true } | { readonly all: false; readonly ids: ReadonlySet<string> }
+
 export interface SignedInView {
   subject: string
-  connections: Connection[]
+  connections: ConnectionView[]
   csrf: string
   message?: string
 }
 
-function connectionItem(connection: Connection, csrf: string) {
+function connectionItem(connection: ConnectionView, csrf: string) {
   const hosts = connection.redirectHosts.join(', ')
   return html`<article class="card">
     <h3>${connection.clientName}</h3>
@@ -123,7 +139,7 @@ function connectionItem(connection: Connection, csrf: string) {
 }
 
 /** "every task list, including new ones", or "2 chosen sites". */
-export function coverageWords(service: ServiceName, coverage: Coverage): string {
+export function coverageWords(service: ServiceName, coverage: CoverageView): string {
   const { noun, nouns } = SERVICES[service].resource
   if (coverage.all) return `every ${noun}, including new ones`
   const count = coverage.ids.size

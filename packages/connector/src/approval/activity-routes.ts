@@ -1,0 +1,39 @@
+import type { Hono } from 'hono'
+import { ACTIVITY_PATH, activityPage } from '../pages/activity-page.js'
+import { SERVICES, type ServiceName } from '../services/catalog.js'
+import { toolDefinition } from '../services/tools.js'
+import { activityOf } from './activity.js'
+import type { ApprovalRoutesDeps } from './route-deps.js'
+import { signedOut, type ApprovalSignIns } from './sign-in-routes.js'
+
+/**
+ *   GET  /activity                what the person's assistants asked to change, and what became of it
+ */
+
+/** The activity page lists at most this many of the person's latest events. */
+const ACTIVITY_EVENTS = 500
+
+export function activityRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: ApprovalSignIns) {
+  app.get(ACTIVITY_PATH, async (c) => {
+    const session = await deps.sessions.current(c)
+    if (!session) return signedOut(deps, c, signIns.activity)
+    const nameOf = deps.clients.namer()
+    const entries = activityOf(await deps.audit.ofPerson(session.subject, ACTIVITY_EVENTS))
+    const rows = await Promise.all(
+      entries.map(async (entry) => {
+        const service = entry.service as ServiceName | null
+        return {
+          ...entry,
+          clientName: entry.clientId ? await nameOf(entry.clientId) : 'An assistant',
+          serviceTitle: (service && SERVICES[service]?.title) ?? 'a service',
+          toolTitle: toolDefinition(service, entry.tool)?.title ?? entry.tool,
+        }
+      }),
+    )
+    return activityPage(c, {
+      subject: session.subject,
+      rows,
+      retentionDays: deps.retentionDays,
+    })
+  })
+}

@@ -1,0 +1,44 @@
+import type { HttpBindings } from '@hono/node-server'
+import type { Context } from 'hono'
+import type { Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import type { ServiceName } from '../services/catalog.js'
+import type { CompletedAuthorization, CompletedSignIn } from '../upstream/index.js'
+import type { GrantChoices } from './choices.js'
+import type { CoverageSeal } from './coverage.js'
+import type { Grants } from './grants.js'
+import type { FormTokens } from './keys.js'
+import type { Offers } from './offer.js'
+
+/** The routes run on Node: oidc-provider reads the request and writes the response itself. */
+export type InteractionEnv = { Bindings: HttpBindings }
+
+/** What the routes need of the upstream client. */
+export interface UpstreamAuthorizer {
+  begin(request: { interactionUid: string; service: ServiceName; scopes: string[] }): Promise<URL>
+  complete(callbackUrl: URL): Promise<CompletedAuthorization>
+  kindOf(callbackUrl: URL): Promise<'authorization' | 'sign-in' | undefined>
+  completeSignIn(callbackUrl: URL): Promise<CompletedSignIn>
+}
+
+/** What the person's part of an authorization (interaction.ts) needs of the connector. */
+export interface InteractionDeps {
+  publicUrl: string
+  provider: Provider
+  upstream: UpstreamAuthorizer
+  grants: Grants
+  /** The credential of each authorization whose coverage the person is choosing. */
+  choices: GrantChoices
+  /** The person's lists, sites or properties, read live for the choice. */
+  offers: Offers
+  /** Seals what a new grant covers. */
+  coverage: CoverageSeal
+  /** CSRF tokens of the consent form, and the callback's browser binding. */
+  formTokens: FormTokens
+  log: Logger
+  /**
+   * A sign-in to the connector's own pages came back (upstream.kindOf says 'sign-in'). The pages
+   * that use it register this; without it such a callback is refused.
+   */
+  onSignIn?: (c: Context<InteractionEnv>, callbackUrl: URL) => Promise<Response>
+}

@@ -65,7 +65,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'seed', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] },
+        test: { name: 'generic', include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'] },
       },
       {
         extends: true,

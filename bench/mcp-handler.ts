@@ -18,7 +18,7 @@ import { SERVICE_TOOLS } from '../packages/connector/src/services/tools.js'
 import { Vault } from '../packages/connector/src/vault/vault.js'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit } from './stats.js'
-import { SEED_PROFILE } from '../packages/connector/src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../packages/connector/src/services/profiles/generic.js'
 
 /**
  * The MCP layer alone, the stock way against ours (packages/connector/src/mcp/handler.ts), side by side: a
@@ -52,7 +52,7 @@ export async function benchMcpHandler(): Promise<void> {
   }
   const tools = new ServiceTools(SERVICE_TOOLS.tasks, {
     api: { call: async () => ({ status: 200, body: page }) },
-    profile: SEED_PROFILE,
+    profile: GENERIC_PROFILE,
     log: pino({ level: 'silent' }),
     connectionsUrl: 'http://127.0.0.1/connections',
   })

@@ -15,7 +15,7 @@ export const API_NAMES = [...SERVICE_NAMES, 'analyticsAdmin'] as const
 export type ApiName = (typeof API_NAMES)[number]
 
 /** The provider profiles (src/services/profiles): the generic provider, or Google. */
-export const PROFILE_NAMES = ['seed', 'google'] as const
+export const PROFILE_NAMES = ['generic', 'google'] as const
 export type ProfileName = (typeof PROFILE_NAMES)[number]
 
 /** The provider the connector is a client of: the sandbox by default, or a real one. */

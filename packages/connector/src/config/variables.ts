@@ -28,6 +28,13 @@ import { declareVariables } from './variable.js'
 const MAX_PER_MINUTE = 1_000_000_000
 const perMinute = wholeNumber(1, MAX_PER_MINUTE, 'of requests a minute')
 
+/** A provider profile; `seed`, the generic profile's first name, is read as `generic`. */
+const profileName = {
+  ...oneOf(PROFILE_NAMES),
+  read: (raw: string) =>
+    raw === 'seed' ? 'generic' : PROFILE_NAMES.find((name): name is ProfileName => name === raw),
+}
+
 /** pino's levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -82,12 +89,13 @@ export const CONNECTOR_VARIABLES = declareVariables({
       '[Key rotation](#key-rotation)).',
   },
   UPSTREAM_PROFILE: {
-    kind: oneOf(PROFILE_NAMES),
-    fallback: 'seed',
+    kind: profileName,
+    fallback: 'generic',
     summary:
-      "Which provider's API the connector speaks: `seed`, a provider whose OAuth endpoints you " +
-      'name and whose APIs sit at the paths of docs/tools.md, as the sandbox serves them; or ' +
-      "`google`, Google's APIs under Google OAuth.",
+      "Which provider's API the connector speaks: `generic`, a provider whose OAuth endpoints " +
+      'you name and whose APIs sit at the paths of docs/tools.md, as the sandbox serves them; or ' +
+      "`google`, Google's APIs under Google OAuth. `seed`, the generic profile's first name, " +
+      'still means `generic`.',
     details:
       'See [Pointing it at a real provider](#pointing-it-at-a-real-provider) and [Google](#google).',
   },
@@ -254,7 +262,7 @@ export type UpstreamVariableName = keyof typeof UPSTREAM_VARIABLES
 
 /** What a profile needs beyond the required: Google's token endpoint wants the client's secret. */
 export const REQUIRED_BY_PROFILE: Readonly<Record<ProfileName, readonly UpstreamVariableName[]>> = {
-  seed: [],
+  generic: [],
   google: ['UPSTREAM_CLIENT_SECRET'],
 }
 

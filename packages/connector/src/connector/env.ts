@@ -26,7 +26,7 @@ export type { Environment }
 
 export interface ConnectorEnvironment {
   config: Omit<ConnectorConfig, 'upstream'>
-  /** UPSTREAM_PROFILE: `seed`, the generic provider (the default), or `google`. */
+  /** UPSTREAM_PROFILE: `generic` (the default) or `google`. */
   profile: ProfileName
   /** The real provider's settings, or undefined to use the built-in sandbox (in the profile's dialect). */
   upstream: UpstreamConfig | undefined
@@ -100,7 +100,7 @@ function upstreamOf(env: Environment, profile: ProfileName): UpstreamConfig | un
     throw new Error(
       `${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set, so a real provider is configured, ` +
         `but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not: set every one, or ` +
-        `unset all UPSTREAM_* variables${profile === 'seed' ? '' : ' but UPSTREAM_PROFILE'} to use the built-in sandbox.`,
+        `unset all UPSTREAM_* variables${profile === 'generic' ? '' : ' but UPSTREAM_PROFILE'} to use the built-in sandbox.`,
     )
   }
   const value = (name: UpstreamVariableName) => read(env, UPSTREAM[name]) ?? profileDefault(name)

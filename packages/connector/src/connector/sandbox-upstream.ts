@@ -21,7 +21,7 @@ export function sandboxUpstream(
   scopePrefix = SANDBOX_SCOPE_PREFIX,
 ): UpstreamConfig {
   return {
-    profile: 'seed',
+    profile: 'generic',
     name: SANDBOX_NAME,
     authorizationUrl: `${sandboxUrl}/oauth/authorize`,
     tokenUrl: `${sandboxUrl}/oauth/token`,

@@ -16,7 +16,7 @@ export type AccessMode = 'auth-token' | 'per-call'
 export type MethodAndPath = `${HttpMethod} /${string}`
 
 /** One row: a read ("none (read)") or a change approved "each time", with its access mode. */
-export type SeedRow =
+export type TableRow =
   | readonly [methodAndPath: MethodAndPath, scope: string, approval: 'none (read)']
   | readonly [methodAndPath: MethodAndPath, scope: string, approval: 'each time', AccessMode]
 
@@ -42,10 +42,10 @@ export interface ChangeRow extends ToolRow {
   access: AccessMode
 }
 
-type RowOf<Row extends SeedRow> = Row extends { 3: AccessMode } ? ChangeRow : ReadRow
+type RowOf<Row extends TableRow> = Row extends { 3: AccessMode } ? ChangeRow : ReadRow
 
 /** A service's table, keyed by tool name in the tool table's order. An unknown scope is a fault. */
-export function seedTable<const Rows extends Record<string, SeedRow>>(
+export function toolTable<const Rows extends Record<string, TableRow>>(
   service: ServiceName,
   rows: Rows,
 ): { readonly [Name in keyof Rows]: RowOf<Rows[Name]> } {

@@ -1,5 +1,5 @@
 /**
- * RFC 3339 timestamps as the task service takes them (the seed: "RFC 3339 timestamp"). A value
+ * RFC 3339 timestamps as the task service takes them (the tool table: "RFC 3339 timestamp"). A value
  * is accepted only with a real calendar date and an explicit offset or `Z`, so the provider never
  * refuses a timestamp this connector let through. The connector and the provider share no code:
  * this is the connector's own reading of the same rule.

@@ -96,7 +96,7 @@ describe('the connector environment', () => {
   })
 
   it.each([
-    [{ UPSTREAM_PROFILE: 'gmail' }, /UPSTREAM_PROFILE must be seed or google, not "gmail"/],
+    [{ UPSTREAM_PROFILE: 'gmail' }, /UPSTREAM_PROFILE must be generic or google, not "gmail"/],
     [
       { UPSTREAM_PROFILE: 'google', UPSTREAM_CLIENT_SECRET: 'GOCSPX-secret' },
       /UPSTREAM_CLIENT_SECRET is set, .* but UPSTREAM_CLIENT_ID is not: .*but UPSTREAM_PROFILE/,
@@ -158,11 +158,19 @@ describe('the connector environment', () => {
     })
   })
 
+  it('reads the generic profile by its first name, seed, too', () => {
+    expect(connectorEnvironment({}).profile).toBe('generic')
+    expect(connectorEnvironment({ UPSTREAM_PROFILE: 'seed' }).profile).toBe('generic')
+    expect(connectorEnvironment({ ...UPSTREAM, UPSTREAM_PROFILE: 'seed' }).upstream?.profile).toBe(
+      'generic',
+    )
+  })
+
   it('uses a real provider when UPSTREAM_* are set, and then starts no sandbox', () => {
     const { upstream, startSandbox } = connectorEnvironment(UPSTREAM)
     expect(startSandbox).toBe(false)
     expect(upstream).toEqual({
-      profile: 'seed',
+      profile: 'generic',
       authorizationUrl: UPSTREAM.UPSTREAM_AUTHORIZATION_URL,
       tokenUrl: UPSTREAM.UPSTREAM_TOKEN_URL,
       revocationUrl: UPSTREAM.UPSTREAM_REVOCATION_URL,

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
 import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
@@ -92,7 +92,7 @@ describe('a credential revoked at the provider', () => {
       return server
     }
     const app = mcpRoutes({
-      profile: SEED_PROFILE,
+      profile: GENERIC_PROFILE,
       publicUrl: suite.url,
       authenticator: suite.connector.parts.authenticator,
       api: suite.connector.parts.api,

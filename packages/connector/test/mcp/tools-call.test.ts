@@ -6,7 +6,7 @@ import { CallShape } from '../../src/mcp/call.js'
 import { GrantRevokedError } from '../../src/mcp/grant-access.js'
 import { listedTool, ServiceTools } from '../../src/mcp/tools.js'
 import type { ToolDefinition } from '../../src/services/definition.js'
-import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import { SEARCH_TOOLS } from '../../src/services/search/index.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { deletedTask } from '../../src/services/tasks/resources.js'
@@ -25,7 +25,7 @@ import {
  */
 
 const definition = (name: string) => TASK_TOOLS.find((tool) => tool.name === name)!
-const shape = (name: string) => new CallShape(definition(name), SEED_PROFILE.operations[name]!)
+const shape = (name: string) => new CallShape(definition(name), GENERIC_PROFILE.operations[name]!)
 const log = pino({ level: 'silent' })
 const grant = {
   upstreamAccessToken: async () => 'token',
@@ -59,7 +59,7 @@ function toolsAnswering(
         return answer
       },
     },
-    profile: SEED_PROFILE,
+    profile: GENERIC_PROFILE,
     log,
     connectionsUrl: 'http://127.0.0.1/connections',
   })

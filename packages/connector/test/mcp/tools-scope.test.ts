@@ -1,7 +1,7 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
-import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import { TASK_TOOLS } from '../../src/services/tasks/index.js'
 import { connectorForSuite } from '../support/connector.js'
 
@@ -28,10 +28,10 @@ function endpoint() {
     log: pino({ level: 'silent' }),
     tools: { tasks: [listTaskLists, needsFull] },
     profile: {
-      ...SEED_PROFILE,
+      ...GENERIC_PROFILE,
       operations: {
-        ...SEED_PROFILE.operations,
-        [needsFull.name]: SEED_PROFILE.operations.list_task_lists!,
+        ...GENERIC_PROFILE.operations,
+        [needsFull.name]: GENERIC_PROFILE.operations.list_task_lists!,
       },
     },
   })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../../src/services/definition.js'
 import { inTableOrder } from '../../src/services/definition.js'
-import { seedTable } from '../../src/services/table.js'
+import { toolTable } from '../../src/services/table.js'
 
 /**
  * A definition starts from its row of the tool table; what follows from the row is derived:
@@ -13,7 +13,7 @@ const describeChange = async () => ({ summary: 'Change?', details: [] })
 const output = z.object({})
 
 // prettier-ignore
-const TABLE = seedTable('tasks', {
+const TABLE = toolTable('tasks', {
   make:   ['POST /things',           'tasks',          'each time', 'auth-token'],
   put:    ['PUT /things/{thing}',    'tasks',          'each time', 'auth-token'],
   patch:  ['PATCH /things/{thing}',  'tasks',          'each time', 'auth-token'],
@@ -103,7 +103,7 @@ describe('a definition from its row of the tool table', () => {
 
 describe('a service’s table', () => {
   it('refuses a scope the service does not have', () => {
-    expect(() => seedTable('analytics', { x: ['GET /x', 'tasks', 'none (read)'] })).toThrow(
+    expect(() => toolTable('analytics', { x: ['GET /x', 'tasks', 'none (read)'] })).toThrow(
       'The analytics service has no scope "tasks" (tool x).',
     )
   })

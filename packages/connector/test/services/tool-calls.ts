@@ -4,7 +4,7 @@ import {
   type ToolDefinition,
 } from '../../src/services/definition.js'
 import type { ServiceName } from '../../src/services/catalog.js'
-import { SEED_PROFILE } from '../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import type { sandboxForSuite } from '@countersign/sandbox/testing'
 
 /**
@@ -86,7 +86,7 @@ export function providerReader(
   return {
     calls,
     async get(operation, pathParams) {
-      const { path } = SEED_PROFILE.operations[operation]!
+      const { path } = GENERIC_PROFILE.operations[operation]!
       const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
         const value = pathParams[name]
         if (value === undefined) throw new Error(`no value for {${name}} in ${path}`)

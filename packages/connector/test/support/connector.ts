@@ -70,7 +70,7 @@ export interface SuiteOptions {
  * runs the suites that go through the provider once per profile).
  */
 export const testProfile = (): ProfileName =>
-  process.env.TEST_UPSTREAM_PROFILE === 'google' ? 'google' : 'seed'
+  process.env.TEST_UPSTREAM_PROFILE === 'google' ? 'google' : 'generic'
 
 /** The connector's settings for the sandbox in the dialect of `profile`. */
 export const upstreamOf = (sandbox: RunningSandbox, profile: ProfileName) =>

@@ -16,7 +16,7 @@ export interface ProviderRequest {
  * URLs" and "Paths").
  */
 const API_PATHS: Record<ProfileName, Record<ServiceName, readonly string[]>> = {
-  seed: { tasks: ['/tasks/v1/'], search: ['/search/v1/'], analytics: ['/analytics/v1/'] },
+  generic: { tasks: ['/tasks/v1/'], search: ['/search/v1/'], analytics: ['/analytics/v1/'] },
   google: {
     tasks: ['/tasks/v1/'],
     search: ['/webmasters/v3/', '/v1/urlInspection/'],

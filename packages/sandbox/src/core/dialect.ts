@@ -1,5 +1,5 @@
 import type { SandboxConfig } from './config.js'
-import { SEED_OAUTH, type OAuthProfile } from './oauth-profile.js'
+import { GENERIC_OAUTH, type OAuthProfile } from './oauth-profile.js'
 import type { TaskLinks } from './task-links.js'
 
 /**
@@ -8,6 +8,10 @@ import type { TaskLinks } from './task-links.js'
  * "Google dialect"). Both serve the same data.
  */
 export interface Dialect {
+  /**
+   * The name the control API shows in its request log and matches faults by. The generic dialect
+   * is `seed` there, its first name, kept so that scripts reading the log go on working.
+   */
   name: 'seed' | 'google'
   /** This origin's public URL without a trailing slash: its OAuth issuer. */
   readonly origin: string
@@ -21,7 +25,7 @@ export interface Dialect {
 export const withoutSlash = (url: string) => url.replace(/\/+$/, '')
 
 /** The generic dialect, at the sandbox's own origin. Read lazily: the port is known only later. */
-export function seedDialect(config: SandboxConfig): Dialect {
+export function genericDialect(config: SandboxConfig): Dialect {
   return {
     name: 'seed',
     get origin() {
@@ -37,6 +41,6 @@ export function seedDialect(config: SandboxConfig): Dialect {
         return config.publicUrl
       },
     },
-    oauth: SEED_OAUTH,
+    oauth: GENERIC_OAUTH,
   }
 }

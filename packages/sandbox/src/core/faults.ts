@@ -8,8 +8,14 @@ export const faultSpec = z
         method: z.string().min(1).optional(),
         /** The raw path without query; `*` matches any run of characters. */
         path: z.string().min(1).optional(),
-        /** Only requests to this origin: the generic dialect (S) or Google's (G); default both. */
-        dialect: z.enum(['seed', 'google']).optional(),
+        /**
+         * Only requests to this origin: the generic dialect (S: `seed`, its first name, as the
+         * request log says, or `generic`) or Google's (G); default both.
+         */
+        dialect: z
+          .enum(['seed', 'generic', 'google'])
+          .transform((name) => (name === 'generic' ? 'seed' : name))
+          .optional(),
       })
       .strict()
       .default({}),

@@ -30,7 +30,7 @@ export interface OAuthProfile {
   deadRefreshToken: string
 }
 
-export const SEED_OAUTH: OAuthProfile = {
+export const GENERIC_OAUTH: OAuthProfile = {
   authorizePath: '/oauth/authorize',
   callbackEchoesGrant: false,
   refreshTokenOnlyOffline: false,

@@ -20,7 +20,7 @@ export function googleApi(core: Hono<SandboxEnv>) {
     const route = googleRoute(c.req.method, rawPath(c.req.url))
     requireLength(c)
     const { query, numericEnums } = withoutSystemParameters(new URL(c.req.url).searchParams)
-    const url = new URL(route.seedPath, c.req.url)
+    const url = new URL(route.genericPath, c.req.url)
     url.search = query.toString()
     const headers = new Headers(c.req.raw.headers)
     // Google is not known to honour If-Match for Tasks: there, the connector's own re-read guards

@@ -58,7 +58,7 @@ const ROUTES: [method: string, google: string, seed: string][] = [
 
 export interface GoogleRoute {
   /** The same operation at the generic dialect's path, each parameter encoded as one segment. */
-  seedPath: string
+  genericPath: string
   /** A Data or Admin API call of analytics: Google's client may send and want enums as numbers. */
   analytics: boolean
 }
@@ -116,10 +116,10 @@ export function googleRoute(method: string, rawPath: string): GoogleRoute {
       allowed.push(route.method)
       continue
     }
-    const seedPath = route.seed.replace(/\{(\w+)\}/g, (_, name: string) =>
+    const genericPath = route.seed.replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(params[name]!),
     )
-    return { seedPath, analytics: route.analytics }
+    return { genericPath, analytics: route.analytics }
   }
   throw notFound(
     allowed.length

@@ -8,7 +8,7 @@ import {
   DEFAULT_SCOPE_PREFIX,
   type SandboxConfig,
 } from '../core/config.js'
-import { seedDialect } from '../core/dialect.js'
+import { genericDialect } from '../core/dialect.js'
 import { FaultBook } from '../core/faults.js'
 import { PropertyQuotas } from '../core/property-quotas.js'
 import { QuotaLimits } from '../core/quota-limits.js'
@@ -73,7 +73,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const servers: ServerType[] = []
   try {
-    const seed = await listen(createSandboxApp(state, seedDialect(config)), host, options.port)
+    const seed = await listen(createSandboxApp(state, genericDialect(config)), host, options.port)
     servers.push(seed)
     const google = await listen(
       createGoogleApp(state, googleDialect(config)),

@@ -1,4 +1,4 @@
-import { seedTable } from '../table.js'
+import { toolTable } from '../table.js'
 
 /**
  * The tool table for the web-analytics service, in its order: reads only. First, beyond the
@@ -6,7 +6,7 @@ import { seedTable } from '../table.js'
  * property a person names rather than asking them for its number.
  */
 // prettier-ignore
-export const ANALYTICS_TABLE = seedTable('analytics', {
+export const ANALYTICS_TABLE = toolTable('analytics', {
   // tool               method and path                                    scope                 user approval
   list_properties:     ['GET /accountSummaries',                           'analytics.readonly', 'none (read)'],
   get_metadata:        ['GET /properties/{propertiesId}/metadata',         'analytics.readonly', 'none (read)'],

@@ -1,9 +1,9 @@
 import { GOOGLE_PROFILE } from './google.js'
 import type { ProfileName, ProviderProfile } from './profile.js'
-import { SEED_PROFILE } from './seed.js'
+import { GENERIC_PROFILE } from './generic.js'
 
 export const PROFILES: Readonly<Record<ProfileName, ProviderProfile>> = {
-  seed: SEED_PROFILE,
+  generic: GENERIC_PROFILE,
   google: GOOGLE_PROFILE,
 }
 

@@ -1,8 +1,8 @@
-import { seedTable } from '../table.js'
+import { toolTable } from '../table.js'
 
 /** The tool table for the search-performance service, in its order, with scopes. */
 // prettier-ignore
-export const SEARCH_TABLE = seedTable('search', {
+export const SEARCH_TABLE = toolTable('search', {
   // tool                  method and path                              scope                  user approval  access mode
   get_site:               ['GET /sites/{siteUrl}',                      'webmasters.readonly', 'none (read)'],
   inspect_url:            ['POST /inspect-url',                         'webmasters.readonly', 'none (read)'],

@@ -1,8 +1,8 @@
-import { seedTable } from '../table.js'
+import { toolTable } from '../table.js'
 
 /** The tool table for the task service, in its order, with scopes and access modes. */
 // prettier-ignore
-export const TASK_TABLE = seedTable('tasks', {
+export const TASK_TABLE = toolTable('tasks', {
   // tool            method and path                               scope             user approval  access mode
   create_task:      ['POST /lists/{tasklist}/tasks',               'tasks',          'each time',   'auth-token'],
   create_task_list: ['POST /lists',                                'tasks',          'each time',   'auth-token'],

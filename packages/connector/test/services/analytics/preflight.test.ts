@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { ProviderReader } from '../../../src/services/definition.js'
-import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../../src/services/profiles/generic.js'
 import { forgetMetadata, nearest } from '../../../src/services/analytics/names.js'
 import { runRealtimeReport, runReport, runReports } from '../../../src/services/analytics/tools.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
@@ -19,7 +19,7 @@ function reader(token: string): ProviderReader & { calls: string[] } {
   return {
     calls,
     async get(operation, params) {
-      const { path } = SEED_PROFILE.operations[operation]!
+      const { path } = GENERIC_PROFILE.operations[operation]!
       const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
         encodeURIComponent(params[name]!),
       )

@@ -59,7 +59,7 @@ describe("Google's operations", () => {
 
   it('revokes only with the person’s last grant, and guards etags itself', () => {
     expect(GOOGLE_PROFILE).toMatchObject({ revocation: 'person', enforcesIfMatch: false })
-    expect(PROFILES.seed).toMatchObject({ revocation: 'grant', enforcesIfMatch: true })
+    expect(PROFILES.generic).toMatchObject({ revocation: 'grant', enforcesIfMatch: true })
   })
 
   it("points at the sandbox's Google origin with each Google path kept", () => {

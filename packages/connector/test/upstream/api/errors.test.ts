@@ -3,7 +3,7 @@ import { googleSandboxUpstream, sandboxUpstream } from '../../../src/connector/s
 import type { ServiceName } from '../../../src/services/catalog.js'
 import { operationOf } from '../../../src/services/profiles/index.js'
 import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
-import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../../src/services/profiles/generic.js'
 import { retryAfter } from '../../../src/upstream/api/attempt.js'
 import { errorForAnswer } from '../../../src/upstream/api/errors.js'
 import type { ApiCall } from '../../../src/upstream/api/index.js'
@@ -199,7 +199,7 @@ describe("UpstreamApi: the provider's errors", () => {
  * Google's under the Google profile (its operations' paths, its system query) at Google's origin.
  */
 const DIALECTS = [
-  { name: 'seed', profile: SEED_PROFILE, upstream: () => sandboxUpstream(sandbox.url) },
+  { name: 'generic', profile: GENERIC_PROFILE, upstream: () => sandboxUpstream(sandbox.url) },
   {
     name: 'google',
     profile: GOOGLE_PROFILE,

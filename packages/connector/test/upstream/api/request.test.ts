@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
 import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
-import { SEED_PROFILE } from '../../../src/services/profiles/seed.js'
+import { GENERIC_PROFILE } from '../../../src/services/profiles/generic.js'
 import { RequestTargets } from '../../../src/upstream/api/request.js'
 import { apiError, apiFor, capturedLog, grantFor, newUser, requests, TASKS } from './harness.js'
 
@@ -276,7 +276,7 @@ describe("a profile's system query parameters", () => {
   })
 
   it('are none at the generic provider', () => {
-    const targets = new RequestTargets(apiBase, SEED_PROFILE.systemQuery)
+    const targets = new RequestTargets(apiBase, GENERIC_PROFILE.systemQuery)
     expect(targets.target('tasks', '/lists', undefined, undefined).path).toBe('/tasks/v1/lists')
   })
 })

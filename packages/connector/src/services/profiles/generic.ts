@@ -11,8 +11,8 @@ const operations: Record<string, Operation> = {}
 for (const definition of [...Object.values(SERVICE_TOOLS).flat(), ...SERVICE_READS])
   operations[definition.name] = { method: definition.method, path: definition.path }
 
-export const SEED_PROFILE: ProviderProfile = {
-  name: 'seed',
+export const GENERIC_PROFILE: ProviderProfile = {
+  name: 'generic',
   operations,
   enforcesIfMatch: true,
   revocation: 'grant',

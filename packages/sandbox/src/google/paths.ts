@@ -6,7 +6,7 @@ import { notFound } from '../http/errors.js'
  * 6570 (`%40default`, `%21`, `%28`) spellings match; `{name}` takes one whole segment,
  * `{name}:verb` a segment that ends with Google's custom method.
  */
-const ROUTES: [method: string, google: string, seed: string][] = [
+const ROUTES: [method: string, google: string, generic: string][] = [
   ['GET', '/tasks/v1/users/@me/lists', '/tasks/v1/lists'],
   ['POST', '/tasks/v1/users/@me/lists', '/tasks/v1/lists'],
   ['GET', '/tasks/v1/users/@me/lists/{tasklist}', '/tasks/v1/lists/{tasklist}'],
@@ -65,7 +65,7 @@ export interface GoogleRoute {
 
 type Segment = { literal: string } | { param: string; verb?: string }
 
-const compiled = ROUTES.map(([method, google, seed]) => ({
+const compiled = ROUTES.map(([method, google, generic]) => ({
   method,
   segments: google
     .split('/')
@@ -74,7 +74,7 @@ const compiled = ROUTES.map(([method, google, seed]) => ({
       const param = /^\{(\w+)\}(?::(\w+))?$/.exec(part)
       return param ? { param: param[1]!, verb: param[2] } : { literal: part }
     }),
-  seed,
+  generic,
   analytics: google.startsWith('/v1beta/'),
 }))
 
@@ -116,7 +116,7 @@ export function googleRoute(method: string, rawPath: string): GoogleRoute {
       allowed.push(route.method)
       continue
     }
-    const genericPath = route.seed.replace(/\{(\w+)\}/g, (_, name: string) =>
+    const genericPath = route.generic.replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(params[name]!),
     )
     return { genericPath, analytics: route.analytics }

@@ -10,12 +10,12 @@ import {
   flag,
   httpUrl,
   oneOf,
-  origin,
+  originSuchAs,
   port,
   text,
   wholeNumber,
-} from './kinds.js'
-import { declareVariables } from './variable.js'
+  declareVariables,
+} from '@countersign/environment'
 
 /**
  * Every environment variable the connector reads, declared once: connector/env.ts reads them,
@@ -35,6 +35,10 @@ const profileName = {
     raw === 'seed' ? 'generic' : PROFILE_NAMES.find((name): name is ProfileName => name === raw),
 }
 
+/** Origins, as the errors and the docs show them. */
+const connectorOrigin = originSuchAs('https://connector.example.com')
+const sandboxOrigin = originSuchAs('http://sandbox.internal')
+
 /** pino's levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -50,7 +54,7 @@ export const CONNECTOR_VARIABLES = declareVariables({
     summary: 'The address the connector binds to (the sandbox has its own `SANDBOX_HOST`).',
   },
   PUBLIC_URL: {
-    kind: origin,
+    kind: connectorOrigin,
     fallback: undefined,
     unset: '`http://HOST:PORT` (with `127.0.0.1` when `HOST` is `0.0.0.0` or `::`)',
     summary: "The connector's external origin: scheme, host and port, with no path.",
@@ -284,13 +288,13 @@ export const SANDBOX_LOCATION_VARIABLES = declareVariables({
     summary: "The port of the sandbox's Google dialect.",
   },
   SANDBOX_PUBLIC_URL: {
-    kind: origin,
+    kind: sandboxOrigin,
     fallback: undefined,
     unset: '`http://127.0.0.1:SANDBOX_PORT`',
     summary: "The sandbox's external origin.",
   },
   SANDBOX_GOOGLE_PUBLIC_URL: {
-    kind: origin,
+    kind: sandboxOrigin,
     fallback: undefined,
     unset: '`http://127.0.0.1:SANDBOX_GOOGLE_PORT`',
     summary: "The external origin of the sandbox's Google dialect.",

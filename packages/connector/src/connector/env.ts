@@ -7,7 +7,7 @@ import type {
   RateLimitSettings,
   UpstreamConfig,
 } from '../config/config.js'
-import { isSet, read, type Environment } from '../config/variable.js'
+import { isSet, read, type Environment } from '@countersign/environment'
 import {
   CONNECTOR_VARIABLES as V,
   REQUIRED_BY_PROFILE,

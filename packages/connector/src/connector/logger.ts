@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
-import { read } from '../config/variable.js'
+import { read } from '@countersign/environment'
 import { CONNECTOR_VARIABLES } from '../config/variables.js'
 
 /**

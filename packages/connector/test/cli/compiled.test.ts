@@ -85,13 +85,17 @@ describe('countersign start, compiled', () => {
     expect(files).toContainEqual(expect.stringMatching(/node_modules[\\/]oidc-provider[\\/]/))
     expect(files.filter((file) => /\.[cm]?tsx?$/.test(file))).toEqual([])
     expect(files.filter((file) => /[\\/](tsx|esbuild|@esbuild)[\\/]/.test(file))).toEqual([])
-    // Of the repository's own files, only the compiled ones of the connector and of its SQLite
-    // package, and its `bin`: none of its sources, none of the sandbox's.
+    // Of the repository's own files, only the compiled ones of the connector and of the packages
+    // it shares with the sandbox (SQLite, the environment's reading), and its `bin`: none of its
+    // sources, none of the sandbox's.
     const ours = files.filter((file) => file.startsWith(join(ROOT, 'packages', sep)))
     const bin = join(ROOT, COUNTERSIGN_BIN)
-    const sqlite = join(ROOT, 'packages/sqlite/dist', sep)
+    const allowed = [
+      compiled,
+      ...['sqlite', 'environment'].map((p) => join(ROOT, 'packages', p, 'dist', sep)),
+    ]
     expect(
-      ours.filter((file) => !file.startsWith(compiled) && !file.startsWith(sqlite) && file !== bin),
+      ours.filter((file) => file !== bin && !allowed.some((folder) => file.startsWith(folder))),
     ).toEqual([])
   })
 

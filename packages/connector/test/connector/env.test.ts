@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { read } from '../../src/config/variable.js'
+import { read } from '@countersign/environment'
 import { CONNECTOR_VARIABLES } from '../../src/config/variables.js'
 import {
   connectorEnvironment,

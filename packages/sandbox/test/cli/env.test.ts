@@ -48,7 +48,7 @@ describe('the sandbox environment', () => {
     [{ SANDBOX_PUBLIC_URL: 'sandbox.internal' }, /^SANDBOX_PUBLIC_URL must be an http\(s\) origin/],
     [
       { SANDBOX_GOOGLE_PUBLIC_URL: 'http://g.internal/v1' },
-      /^SANDBOX_GOOGLE_PUBLIC_URL must be an http\(s\) origin/,
+      /^SANDBOX_GOOGLE_PUBLIC_URL must be an origin only \(scheme, host and port, no path\)/,
     ],
   ])('says which variable is wrong: %o', (env, message) => {
     expect(() => sandboxEnvironment(env)).toThrow(message)

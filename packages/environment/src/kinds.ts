@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { Refusal, type Kind } from './variable.js'
 
-/** What the connector's variables hold: each says what a value must be, in an error and the docs. */
+/** What the programs' variables hold: each says what a value must be, in an error and the docs. */
 
 export const port: Kind<number> = {
   must: 'a port number from 0 to 65535',
@@ -50,20 +50,20 @@ export const httpUrl: Kind<string> = {
 }
 
 /**
- * An origin (no trailing slash): the issuer, the resources and the redirect URI are built on
- * the connector's, which serves every path at the root.
+ * An origin, read without a trailing slash: a program's links, issuer and redirect URIs are built
+ * on it, and it serves every path at its root. `example` is shown in the error and the docs.
  */
-export const origin: Kind<string> = {
-  must: 'an http(s) origin such as https://connector.example.com',
-  read(raw) {
-    const url = URL.parse(raw)
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return undefined
-    if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username)
-      return new Refusal(
-        'an origin only (scheme, host and port, no path), such as https://connector.example.com',
-      )
-    return url.origin
-  },
+export function originSuchAs(example: string): Kind<string> {
+  return {
+    must: `an http(s) origin such as ${example}`,
+    read(raw) {
+      const url = URL.parse(raw)
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return undefined
+      if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username)
+        return new Refusal(`an origin only (scheme, host and port, no path), such as ${example}`)
+      return url.origin
+    },
+  }
 }
 
 export const bindAddress: Kind<string> = {

@@ -1,7 +1,8 @@
 /**
  * An environment variable, declared once: its name, what a value must be, its default and its
- * words. connector/env.ts reads the environment through the declarations (config/variables.ts),
- * and docs/operations.md's tables are written from them by `npm run docs:config`.
+ * words. Each program reads the environment through its declarations (the connector's
+ * config/variables.ts, the sandbox's cli/env.ts), and docs/operations.md's tables are written
+ * from them by `npm run docs:config`.
  */
 
 export type Environment = Record<string, string | undefined>

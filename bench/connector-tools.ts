@@ -16,6 +16,7 @@ import {
 } from '@countersign/connector/testing'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import type { Runtime } from './runtime.js'
+import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit, p50, timed } from './stats.js'
 
 /**
@@ -287,6 +288,8 @@ export async function startStack(children: ChildProcess[], dataDir: string, comm
     },
     command,
   )
+  // Thousands of calls a minute on one project and person: Google's quotas are lifted.
+  await liftSandboxQuotas(started.url)
   const sandbox = { ...started, googleUrl: `http://127.0.0.1:${googlePort}` }
   const connector = await startChild(
     children,

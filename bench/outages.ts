@@ -12,6 +12,7 @@ import {
   stopProcess,
 } from '@countersign/connector/testing'
 import { MODERN, toolCall, type Target } from './load.js'
+import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
 
 /**
@@ -50,13 +51,7 @@ export async function benchOutages(): Promise<void> {
     // sandbox enforces. Its quotas are lifted, at every start: outages are measured here.
     const startSandbox = async () => {
       const started = await startProcess(children, COMPILED.sandbox, sandboxPort, sandboxEnv)
-      const unlimited = { analyticsTokensPerDay: 1e12, analyticsTokensPerHour: 1e12 }
-      const lifted = await fetch(`${started.url}/_sandbox/quotas`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(unlimited),
-      })
-      if (!lifted.ok) throw new Error(`the sandbox kept its quotas: ${await lifted.text()}`)
+      await liftSandboxQuotas(started.url)
       return started
     }
     let sandbox = await startSandbox()

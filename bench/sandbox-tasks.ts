@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { RowCounter } from '../packages/sandbox/src/db/row-counter.js'
 import { startSandbox } from '../packages/sandbox/src/server/start.js'
 import { seedTasks } from '../packages/sandbox/src/tasks/seed.js'
+import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit, p50, timed } from './stats.js'
 
 const SAMPLES = 300
@@ -18,6 +19,7 @@ export async function benchSandboxTasks(): Promise<void> {
   const rows = new RowCounter()
   const sandbox = await startSandbox({ port: 0, dataDir, plugins: [rows] })
   try {
+    await liftSandboxQuotas(sandbox.url)
     const api = apiFor(sandbox.url, await tokenFor(sandbox.url, 'bench'))
     const small = (await api('POST', '/tasks/v1/lists', { title: '100 tasks' })).id as string
     const large = (await api('POST', '/tasks/v1/lists', { title: '20,000 tasks' })).id as string

@@ -125,6 +125,52 @@ describe('the provider’s usage limits under the tools', () => {
     await p.assistant.close()
   })
 
+  it('Tasks’ queries for the day spent (the sandbox’s own count per project): the model is told when it renews', async () => {
+    const p = await listTasksOf()
+    const limits = (await suite.sandboxRequest('GET', '/_sandbox/quotas')).body
+    // 0: spent whatever the connector's project has already asked today.
+    await suite.sandboxRequest('POST', '/_sandbox/quotas', { json: { tasksQueriesPerDay: 0 } })
+    try {
+      const { next } = await upstreamCalls()
+      const result = await p.list()
+      expect(result.isError).toBe(true)
+      expect(textOf(result)).toMatch(/quota for today is used up/)
+      expect(textOf(result)).toMatch(/Daily Limit Exceeded/)
+      expect(textOf(result)).toMatch(/midnight Pacific time/)
+      expect(await statuses(next)).toEqual([403])
+      expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
+    } finally {
+      await suite.sandboxRequest('POST', '/_sandbox/quotas', { json: limits })
+      await p.assistant.close()
+    }
+  })
+
+  it('Search Console’s search analytics for the day spent: the model is told the day’s quota is used up', async () => {
+    const search = serviceTools(suite, 'search', 'search-day')
+    const { person, call } = await search.newPerson('2026-07-28')
+    const assets = await suite.sandboxRequest('GET', `/_sandbox/users/${person.user}`)
+    const siteUrl = assets.body.sites[0] as string
+    const limits = (await suite.sandboxRequest('GET', '/_sandbox/quotas')).body
+    await suite.sandboxRequest('POST', '/_sandbox/quotas', {
+      json: { searchAnalyticsQueriesPerDayPerProject: 0 },
+    })
+    try {
+      const { next } = await search.upstreamCalls()
+      const refused = await call('query_search_analytics', {
+        siteUrl,
+        startDate: '2026-07-01',
+        endDate: '2026-07-20',
+      })
+      expect(refused.isError).toBe(true)
+      expect(textOf(refused)).toMatch(/quota for today is used up/)
+      expect(textOf(refused)).toMatch(/Search Analytics queries per day per project/)
+      expect(textOf(refused)).toMatch(/midnight Pacific time/)
+      expect((await search.upstreamCalls(next)).calls.map((c) => c.status)).toEqual([429])
+    } finally {
+      await suite.sandboxRequest('POST', '/_sandbox/quotas', { json: limits })
+    }
+  })
+
   it.each(['day', 'hour'] as const)(
     'a GA4 property’s tokens for the %s spent (the sandbox’s own quota): the model is told, and the report is not sent again',
     async (period) => {

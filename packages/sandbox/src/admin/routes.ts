@@ -5,6 +5,11 @@ import { readQuery } from '../http/validate.js'
 import { accountsOf } from './accounts.js'
 import { listAccountSummaries, summariesQuery } from './summaries.js'
 
+const ADMIN_QUOTAS = [
+  'analyticsAdminRequestsPerMinutePerProject',
+  'analyticsAdminRequestsPerMinutePerUser',
+] as const
+
 /**
  * The Analytics Admin API's accountSummaries.list, where a caller finds its properties, at
  * `S/analytics/v1/accountSummaries` beside the web-analytics API (Google's dialect serves it at
@@ -14,7 +19,10 @@ export function adminRoutes() {
   const api = new Hono<SandboxEnv>()
 
   api.get('/accountSummaries', async (c) => {
-    const { user } = await requireAccess(c, 'analytics', 'read')
+    const caller = await requireAccess(c, 'analytics', 'read')
+    const { user } = caller
+    // The Admin API's own quotas, apart from the Data API's property tokens.
+    c.var.sandbox.requestQuotas.spend(ADMIN_QUOTAS, caller, Date.now())
     const query = readQuery(c, summariesQuery)
     return c.json(listAccountSummaries(await accountsOf(c.var.sandbox.db, user), user, query))
   })

@@ -77,7 +77,7 @@ export function controlRoutes() {
   control.get('/quotas', (c) => c.json(c.var.sandbox.limits.current))
 
   control.post('/reset', async (c) => {
-    const { db, faults, requests, limits, quotas } = c.var.sandbox
+    const { db, faults, requests, limits, quotas, requestQuotas } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
       for (const table of [
         'tasks',
@@ -100,6 +100,7 @@ export function controlRoutes() {
     requests.clear()
     limits.reset()
     quotas.clear()
+    requestQuotas.clear()
     return c.json({ reset: true })
   })
 

@@ -10,6 +10,32 @@ export const GOOGLE_QUOTAS = {
   analyticsTokensPerDay: 200_000,
   /** Tokens a GA4 property may spend on reports in an hour (a standard property; GA360: 400K). */
   analyticsTokensPerHour: 40_000,
+  /** Tasks API queries a project (the OAuth client of the token) may make in a Pacific day. */
+  tasksQueriesPerDay: 50_000,
+  /** Search Console: search analytics queries on one site in a minute. */
+  searchAnalyticsQueriesPerMinutePerSite: 1_200,
+  /** Search Console: search analytics queries by one user (of one project) in a minute. */
+  searchAnalyticsQueriesPerMinutePerUser: 1_200,
+  /** Search Console: search analytics queries by a project in a minute. */
+  searchAnalyticsQueriesPerMinutePerProject: 40_000,
+  /** Search Console: search analytics queries by a project in a Pacific day. */
+  searchAnalyticsQueriesPerDayPerProject: 30_000_000,
+  /** Search Console: URL inspections of one site in a minute. */
+  urlInspectionsPerMinutePerSite: 600,
+  /** Search Console: URL inspections of one site in a Pacific day. */
+  urlInspectionsPerDayPerSite: 2_000,
+  /** Search Console: URL inspections by a project in a minute. */
+  urlInspectionsPerMinutePerProject: 15_000,
+  /** Search Console: URL inspections by a project in a Pacific day. */
+  urlInspectionsPerDayPerProject: 10_000_000,
+  /** Search Console's other resources (sites, sitemaps): queries by one user in a minute. */
+  searchConsoleOtherQueriesPerMinutePerUser: 200,
+  /** Search Console's other resources (sites, sitemaps): queries by a project in a Pacific day. */
+  searchConsoleOtherQueriesPerDayPerProject: 100_000_000,
+  /** Analytics Admin API (account summaries): requests by a project in a minute. */
+  analyticsAdminRequestsPerMinutePerProject: 1_200,
+  /** Analytics Admin API (account summaries): requests by one user (of one project) in a minute. */
+  analyticsAdminRequestsPerMinutePerUser: 600,
 } as const
 
 export type QuotaName = keyof typeof GOOGLE_QUOTAS

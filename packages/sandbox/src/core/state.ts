@@ -5,6 +5,7 @@ import type { Dialect } from './dialect.js'
 import type { FaultBook } from './faults.js'
 import type { PropertyQuotas } from './property-quotas.js'
 import type { QuotaLimits } from './quota-limits.js'
+import type { RequestQuotas } from './request-quotas.js'
 import type { RequestLog } from './request-log.js'
 
 /**
@@ -20,6 +21,8 @@ export interface SandboxState {
   limits: QuotaLimits
   /** The analytics API's quota counters (`returnPropertyQuota`), per property. */
   quotas: PropertyQuotas
+  /** The requests counted against Google's quotas per minute and per day (request-quotas.ts). */
+  requestQuotas: RequestQuotas
 }
 
 /** What a handler's context holds: the state, and the dialect of the origin that answers. */

@@ -13,6 +13,7 @@ import { FaultBook } from '../core/faults.js'
 import { PropertyQuotas } from '../core/property-quotas.js'
 import { QuotaLimits } from '../core/quota-limits.js'
 import { RequestLog } from '../core/request-log.js'
+import { RequestQuotas } from '../core/request-quotas.js'
 import type { SandboxEnv, SandboxState } from '../core/state.js'
 import { openSandboxDb, type SandboxDb } from '../db/open.js'
 import { googleDialect } from '../google/dialect.js'
@@ -70,6 +71,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     requests: new RequestLog(),
     limits,
     quotas: new PropertyQuotas(limits),
+    requestQuotas: new RequestQuotas(limits),
   }
   const servers: ServerType[] = []
   try {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { analyticsClient, rejection } from '../google/clients.js'
+import { GOOGLE_DEFAULTS } from '../support/quotas.js'
 import { providerError, sandboxForSuite, type ApiResponse } from '../support/sandbox.js'
 import { analyticsUser, LAST_28_DAYS, metrics, type AnalyticsUser } from './client.js'
 
@@ -9,8 +10,6 @@ import { analyticsUser, LAST_28_DAYS, metrics, type AnalyticsUser } from './clie
  */
 
 const sandbox = sandboxForSuite()
-
-const GOOGLE_DEFAULTS = { analyticsTokensPerDay: 200_000, analyticsTokensPerHour: 40_000 }
 
 const setQuotas = (body: unknown) => sandbox.request('POST', '/_sandbox/quotas', { body })
 
@@ -62,7 +61,7 @@ describe('analytics API: a property’s tokens run out', () => {
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(GOOGLE_DEFAULTS)
     const set = await setQuotas({ analyticsTokensPerDay: 10 })
     expect(set.status).toBe(200)
-    expect(set.body).toEqual({ analyticsTokensPerDay: 10, analyticsTokensPerHour: 40_000 })
+    expect(set.body).toEqual({ ...GOOGLE_DEFAULTS, analyticsTokensPerDay: 10 })
     expect((await setQuotas({})).body).toEqual(set.body)
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(set.body)
   })
@@ -145,8 +144,8 @@ describe('analytics API: a property’s tokens run out', () => {
     expect(await message({ analyticsTokensPerDay: -1 })).toMatch(whole)
     expect(await message({ analyticsTokensPerHour: 2.5 })).toMatch(whole)
     expect(await message({ analyticsTokensPerDay: '10' })).toMatch(whole)
-    expect(await message({ tasksQueriesPerDay: 10, analyticsTokensPerDay: 5 })).toBe(
-      'Invalid value for body: unknown "tasksQueriesPerDay": the quotas are analyticsTokensPerDay, analyticsTokensPerHour.',
+    expect(await message({ tokensPerProjectPerHour: 10, analyticsTokensPerDay: 5 })).toBe(
+      `Invalid value for body: unknown "tokensPerProjectPerHour": the quotas are ${Object.keys(GOOGLE_DEFAULTS).join(', ')}.`,
     )
     expect(await message([10])).toBeTruthy()
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(GOOGLE_DEFAULTS)

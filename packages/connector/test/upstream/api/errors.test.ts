@@ -221,8 +221,8 @@ async function caller(dialect: Dialect, scopes: string[]) {
     name: string,
     { pathParams = {}, body, idempotent = true }: Partial<ApiCall> = {},
   ) => {
-    const { method, path } = operationOf(dialect.profile, name)
-    return api.call({ service, method, path, pathParams, body, idempotent }, grant)
+    const { method, path, api: base } = operationOf(dialect.profile, name)
+    return api.call({ service, api: base, method, path, pathParams, body, idempotent }, grant)
   }
   return {
     call,
@@ -235,6 +235,9 @@ async function caller(dialect: Dialect, scopes: string[]) {
       dialect: dialect.name,
       path: `${new URL(apiBase[service]).pathname}/*`,
     }),
+    /** The user's two sites (`GET /_sandbox/users/{user}`). */
+    sites: async () =>
+      (await sandbox.request('GET', `/_sandbox/users/${user}`)).body.sites as string[],
     /** The user's two analytics properties (`GET /_sandbox/users/{user}`). */
     properties: async () =>
       (await sandbox.request('GET', `/_sandbox/users/${user}`)).body.properties as string[],
@@ -367,6 +370,151 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         },
       )
     })
+  })
+
+  /**
+   * Google's quotas on requests, which the sandbox counts (docs/sandbox.md, "Quotas"): each set
+   * to 0, so that the next call finds it spent whatever this file called before. A day's quota is
+   * quota_exhausted and sent once; a minute's is a limit on the rate, retried, then rate_limited.
+   */
+  describe.each(DIALECTS)('a quota on requests spent, in the $name dialect', (dialect) => {
+    let limits: unknown
+    beforeEach(async () => {
+      limits = (await sandbox.request('GET', '/_sandbox/quotas')).body
+    })
+    afterEach(async () => {
+      const restored = await sandbox.request('POST', '/_sandbox/quotas', { body: limits })
+      expect(restored.status).toBe(200)
+    })
+
+    const searchAnalytics = { startDate: '2026-01-01', endDate: '2026-01-31' }
+    type Call = [ServiceName, string, (site: string) => Partial<ApiCall>, string[]]
+    const CALLS: Record<string, Call> = {
+      tasks: ['tasks', 'list_task_lists', () => ({}), ['tasks']],
+      searchAnalytics: [
+        'search',
+        'query_search_analytics',
+        (site) => ({ pathParams: { siteUrl: site }, body: searchAnalytics }),
+        ['webmasters.readonly'],
+      ],
+      inspection: [
+        'search',
+        'inspect_url',
+        (site) => ({ body: { siteUrl: site, inspectionUrl: site } }),
+        ['webmasters.readonly'],
+      ],
+      sites: ['search', 'list_sites', () => ({}), ['webmasters.readonly']],
+      admin: ['analytics', 'list_properties', () => ({}), ['analytics.readonly']],
+    }
+    const minute = (metric: string) => new RegExp(`^Quota exceeded .*'${metric} per minute`)
+    const day = (metric: string) => new RegExp(`^Quota exceeded .*'${metric} per day`)
+
+    it.each([
+      [
+        'tasksQueriesPerDay',
+        'tasks',
+        403,
+        'quota_exhausted',
+        /^Daily Limit Exceeded\. The quota will be reset at midnight Pacific Time/,
+      ],
+      [
+        'searchAnalyticsQueriesPerMinutePerSite',
+        'searchAnalytics',
+        429,
+        'rate_limited',
+        minute('Search Analytics queries'),
+      ],
+      [
+        'searchAnalyticsQueriesPerMinutePerUser',
+        'searchAnalytics',
+        429,
+        'rate_limited',
+        minute('Search Analytics queries'),
+      ],
+      [
+        'searchAnalyticsQueriesPerMinutePerProject',
+        'searchAnalytics',
+        429,
+        'rate_limited',
+        minute('Search Analytics queries'),
+      ],
+      [
+        'searchAnalyticsQueriesPerDayPerProject',
+        'searchAnalytics',
+        429,
+        'quota_exhausted',
+        day('Search Analytics queries'),
+      ],
+      [
+        'urlInspectionsPerMinutePerSite',
+        'inspection',
+        429,
+        'rate_limited',
+        minute('URL Inspection queries'),
+      ],
+      [
+        'urlInspectionsPerDayPerSite',
+        'inspection',
+        429,
+        'quota_exhausted',
+        day('URL Inspection queries'),
+      ],
+      [
+        'urlInspectionsPerMinutePerProject',
+        'inspection',
+        429,
+        'rate_limited',
+        minute('URL Inspection queries'),
+      ],
+      [
+        'urlInspectionsPerDayPerProject',
+        'inspection',
+        429,
+        'quota_exhausted',
+        day('URL Inspection queries'),
+      ],
+      [
+        'searchConsoleOtherQueriesPerMinutePerUser',
+        'sites',
+        429,
+        'rate_limited',
+        minute('Queries'),
+      ],
+      [
+        'searchConsoleOtherQueriesPerDayPerProject',
+        'sites',
+        429,
+        'quota_exhausted',
+        day('Queries'),
+      ],
+      [
+        'analyticsAdminRequestsPerMinutePerProject',
+        'admin',
+        429,
+        'rate_limited',
+        minute('Requests'),
+      ],
+      ['analyticsAdminRequestsPerMinutePerUser', 'admin', 429, 'rate_limited', minute('Requests')],
+    ] as const)(
+      '%s spent: a %s call is answered %i, read as %s',
+      async (quota, surface, status, kind, words) => {
+        const [service, name, args, scopes] = CALLS[surface]!
+        const c = await caller(dialect, scopes)
+        const [site] = await c.sites()
+        const set = await sandbox.request('POST', '/_sandbox/quotas', { body: { [quota]: 0 } })
+        expect(set.status).toBe(200)
+        const since = await requestCount(sandbox)
+        const error = await apiError(c.call(service, name, args(site!)))
+        const exhausted = kind === 'quota_exhausted'
+        expect(error).toMatchObject({ kind, status })
+        expect(error.quotaPeriod).toBe(exhausted ? 'day' : undefined)
+        expect(error.providerMessage).toMatch(words)
+        const sent = exhausted ? 1 : 1 + MAX_RETRIES
+        expect((await requests(sandbox, since)).map((r) => r.status)).toEqual(
+          Array(sent).fill(status),
+        )
+      },
+    )
   })
 
   // Answers the sandbox does not serve: its properties have no limit on concurrent requests, and

@@ -11,13 +11,12 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-/** The repository's files (and new ones not yet added), but what git ignores. */
-
 /** Files whose words are history: they may name what the repository once pointed at. */
 const HISTORY = new Set(['CHANGELOG.md', 'docs/decisions.md'])
 
 const BINARY = /\.(png|jpe?g|gif|ico|webp|woff2?|db|sqlite|tgz|gz)$/i
 
+/** The repository's files (and new ones not yet added), but what git ignores. */
 function trackedText(): { path: string; text: string }[] {
   const paths = execFileSync(
     'git',
@@ -66,6 +65,12 @@ function headingsOf(page: string): string[] | undefined {
 const names = (heading: string, name: string) =>
   heading === name || [' (', ':', ','].some((next) => heading.startsWith(name + next))
 
+/** A path the docs write in backticks, from the repository's root: `packages/sandbox/src/core/`. */
+const PATH = /`((?:packages|test|bench|dev|docs)\/[\w./-]+)`/g
+
+/** Build outputs, which a checkout holds only once built. */
+const BUILT = /(^|\/)dist(\/|$)/
+
 describe('references', () => {
   it('never point at a design document outside the repository', () => {
     const found = files
@@ -99,5 +104,23 @@ describe('references', () => {
     }
     expect(broken).toEqual([])
     expect(pointers).toBeGreaterThan(100)
+  })
+
+  it("name the repository's own files and folders, in the docs", () => {
+    const known = new Set(files.map((f) => f.path))
+    for (const f of files) {
+      const parts = f.path.split('/')
+      for (let i = 1; i < parts.length; i++) known.add(parts.slice(0, i).join('/'))
+    }
+    const missing: string[] = []
+    for (const f of files) {
+      if (!/^(README|CONTRIBUTING)\.md$|^docs\/.*\.md$/.test(f.path)) continue
+      for (const m of f.text.matchAll(PATH)) {
+        const path = m[1]!.replace(/[/.]+$/, '')
+        if (BUILT.test(path) || known.has(path)) continue
+        missing.push(`${f.path}:${f.text.slice(0, m.index).split('\n').length}: ${path}`)
+      }
+    }
+    expect(missing, 'a file moved: write where it is now').toEqual([])
   })
 })

@@ -1,0 +1,71 @@
+import type { Context } from 'hono'
+import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import { CONNECTIONS_PATH, signedInPage, signedOutPage } from '../pages/connections-page.js'
+import type { PageStatus } from '../pages/page.js'
+import { problemPage } from '../pages/problem-page.js'
+import { Connections } from './connections.js'
+import type { AccountDeps } from './routes.js'
+import { PersonSessions, type PersonSession } from './sessions.js'
+import { SignIn } from './sign-in.js'
+
+/** What every route group of `/connections` answers with: the person, their page, a refusal. */
+export type AccountPage = ReturnType<typeof accountPage>
+
+export function accountPage(deps: AccountDeps) {
+  const { formTokens } = deps
+  const sessions = new PersonSessions(deps.store, deps.publicUrl)
+  const connections = new Connections(deps)
+  const signIn = new SignIn(deps.upstream, formTokens, deps.publicUrl, CONNECTIONS_PATH)
+
+  /** The CSRF token of the signed-in person's forms on the page. */
+  const sessionToken = (session: PersonSession) => formTokens.issue(`connections ${session.id}`)
+  const sessionTokenIsGood = (session: PersonSession, token: string | null) =>
+    formTokens.check(`connections ${session.id}`, token)
+
+  const signedOut = (c: Context, message?: string, status?: PageStatus) =>
+    signedOutPage(c, {
+      providerName: deps.providerName,
+      csrf: signIn.formToken(c),
+      message,
+      status,
+    })
+
+  async function signedIn(c: Context, session: PersonSession, message?: string) {
+    return signedInPage(c, {
+      subject: session.subject,
+      connections: await connections.of(session.subject),
+      csrf: sessionToken(session),
+      message: message ?? c.req.query('saved'),
+    })
+  }
+
+  const refused = (c: Context, message: string, status: PageStatus = 400) =>
+    problemPage(c, 'Nothing was changed', message, status, {
+      href: CONNECTIONS_PATH,
+      label: 'Back to your connected assistants',
+    })
+
+  /** The form of a post that may act: from this site, readable; else the page that says why. */
+  async function formOf(c: Context): Promise<URLSearchParams | Response> {
+    const form = await formFromOwnPage(c, deps.publicUrl)
+    return typeof form === 'string'
+      ? refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
+      : form
+  }
+
+  return {
+    deps,
+    sessions,
+    connections,
+    signIn,
+    sessionTokenIsGood,
+    signedOut,
+    signedIn,
+    refused,
+    formOf,
+    /** The words of a refusal every group may give. */
+    outOfDate: 'This form is out of date or did not come from this page.',
+    signedOutNow: 'You are not signed in, or your session ended.',
+    noSuchConnection: 'There is no such connection in your account (it may have ended).',
+  }
+}

@@ -85,10 +85,22 @@ export function clientAsking(
 /** What a 2026-07-28 request's client says it can answer. */
 function askedBy(envelope: Record<string, unknown>): { form: boolean; url: boolean } {
   const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+  return elicitationModes(capabilities) ?? { form: false, url: false }
+}
+
+/**
+ * The questions a client's capabilities say it answers: a form, a page to open; undefined when
+ * it declares no elicitation at all. Read alike from a 2026-07-28 request and a 2025-11-25
+ * `initialize`.
+ */
+export function elicitationModes(
+  capabilities: ClientCapabilities | undefined,
+): { form: boolean; url: boolean } | undefined {
   const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
+  if (!elicitation) return undefined
   return {
     // An empty `elicitation: {}` is the form mode of earlier revisions.
-    form: elicitation !== undefined && (elicitation.form !== undefined || !elicitation.url),
-    url: elicitation?.url !== undefined,
+    form: elicitation.form !== undefined || !elicitation.url,
+    url: elicitation.url !== undefined,
   }
 }

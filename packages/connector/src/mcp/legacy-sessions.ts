@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { ClientCapabilities } from '@modelcontextprotocol/server'
 import type { Vault } from '../vault/vault.js'
+import { elicitationModes } from './asking.js'
 
 /**
  * A 2025-11-25 client's session, as the connector hands it out: the questions it said at
@@ -36,13 +37,12 @@ export class LegacySessions {
    * can answer no question (nothing to remember).
    */
   mint(grantId: string, capabilities: ClientCapabilities | undefined, now = Date.now()) {
-    const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
-    if (!elicitation) return undefined
+    const modes = elicitationModes(capabilities)
+    if (!modes) return undefined
     const claims = {
       g: grantId,
-      // An empty `elicitation: {}` is the form mode of earlier revisions.
-      f: elicitation.form !== undefined || !elicitation.url ? 1 : 0,
-      u: elicitation.url !== undefined ? 1 : 0,
+      f: modes.form ? 1 : 0,
+      u: modes.url ? 1 : 0,
       t: Math.floor(now / 1000),
     }
     const body = Buffer.from(JSON.stringify(claims)).toString('base64url')

@@ -114,6 +114,7 @@ export class RequestQuotas {
   /** Per quota and holder: the window counted and the requests in it. */
   readonly #counts = new Map<string, { window: number; count: number }>()
   readonly #limits: QuotaLimits
+  #day: { minute: number; day: number } | undefined
 
   constructor(limits: QuotaLimits) {
     this.#limits = limits
@@ -125,10 +126,9 @@ export class RequestQuotas {
    */
   spend(quotas: readonly RequestQuotaName[], caller: Caller, now: number): void {
     const minute = Math.floor(now / 60_000)
-    let day: number | undefined
     const counters = quotas.map((name) => {
       const quota: RequestQuota = REQUEST_QUOTAS[name]
-      const window = quota.window === 'minute' ? minute : (day ??= localNow(PACIFIC, now).day)
+      const window = quota.window === 'minute' ? minute : this.#dayOf(minute, now)
       const key = `${name}\u0000${holderOf(quota.holder, caller)}`
       const entry = this.#counts.get(key)
       return { name, quota, key, window, used: entry?.window === window ? entry.count : 0 }
@@ -147,6 +147,15 @@ export class RequestQuotas {
 
   clear(): void {
     this.#counts.clear()
+  }
+
+  /**
+   * The Pacific day, read once a minute: every task request needs it, and a time zone's midnight
+   * falls on a whole minute, so the day cannot change within one.
+   */
+  #dayOf(minute: number, now: number): number {
+    if (this.#day?.minute !== minute) this.#day = { minute, day: localNow(PACIFIC, now).day }
+    return this.#day.day
   }
 }
 

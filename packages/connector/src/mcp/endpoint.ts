@@ -2,6 +2,7 @@ import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
+  isJSONRPCResponse,
   type ClientCapabilities,
   type McpServer,
   type Server,
@@ -160,17 +161,16 @@ type ReadBody = { request: Request; parsed?: unknown } | { refused: Response }
 
 /** The JSON-RPC responses a body holds, when it holds nothing else: a client's answers. */
 function answersIn(body: unknown): Answer[] | undefined {
-  const messages = Array.isArray(body) ? body : [body]
-  const answers = messages.filter(
-    (m): m is Answer =>
-      typeof m === 'object' &&
-      m !== null &&
-      !('method' in m) &&
-      'id' in m &&
-      ('result' in m || 'error' in m),
-  )
-  return answers.length && answers.length === messages.length ? answers : undefined
+  if (!Array.isArray(body)) return isAnswer(body) ? [body] : undefined
+  return body.length > 0 && body.every(isAnswer) ? body : undefined
 }
+
+/** A request or notification (every call's body) is told apart before the SDK's check runs. */
+const isAnswer = (message: unknown): message is Answer =>
+  typeof message === 'object' &&
+  message !== null &&
+  !('method' in message) &&
+  isJSONRPCResponse(message)
 
 /** What a 2025-11-25 client declared it can do, in its `initialize`; undefined for any other body. */
 function declaredAtInitialize(body: unknown): ClientCapabilities | undefined {

@@ -34,8 +34,6 @@ export interface AuditEvent {
 
 export type AuditRow = Selectable<AuditEventTable>
 
-export { DEFAULT_AUDIT_RETENTION_DAYS }
-
 /** Pruning runs at most this often in one process: the trail's age is counted in days. */
 const PRUNE_EVERY_MS = 60 * 60_000
 

@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/routes.js'
-import { AuditTrail, DEFAULT_AUDIT_RETENTION_DAYS } from '../approval/audit.js'
+import { AuditTrail } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { AccessTokens } from '../auth/access-tokens.js'
@@ -33,7 +33,12 @@ import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
-import { DEFAULT_RATE_LIMITS, type ConnectorConfig, type RateLimitName } from '../config/config.js'
+import {
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  DEFAULT_RATE_LIMITS,
+  type ConnectorConfig,
+  type RateLimitName,
+} from '../config/config.js'
 import { localOrigin } from '../config/loopback.js'
 import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'

@@ -1,4 +1,5 @@
 import type { AuditRow } from './audit.js'
+import type { ActivityRow } from '../pages/activity-page.js'
 
 /**
  * A person's activity (`/activity`; docs/design.md, "The person's pages"): the changes their
@@ -7,17 +8,14 @@ import type { AuditRow } from './audit.js'
  * approved, its outcome at the provider: made (with the provider's status), failed, or never used.
  */
 
-export interface ActivityEntry {
-  /** When it was decided, or ran out. */
-  at: number
+/** One change, as the activity page shows it, before its names are looked up. */
+export interface ActivityEntry extends Pick<
+  ActivityRow,
+  'at' | 'decision' | 'outcome' | 'upstreamStatus'
+> {
   clientId: string | null
   service: string | null
   tool: string
-  decision: 'approved' | 'declined' | 'expired'
-  /** For an approved change: what became of it. */
-  outcome?: 'made' | 'failed' | 'unused' | 'not yet'
-  /** The provider's HTTP status, when the change was sent. */
-  upstreamStatus?: number
 }
 
 /** The entries of a person's events (newest first): one per approval, newest first. */

@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import { SERVICES } from '../services/catalog.js'
 import { UpstreamApiError, type ApiGrant, type UpstreamApi } from '../upstream/index.js'
 import { DEFAULT_LIST } from './coverage.js'
+import type { Offer as ShownOffer, OfferedGroup, OfferedItem } from '../pages/choice-page.js'
 
 /**
  * What a grant may cover, read live from the provider with the person's credential when they
@@ -14,29 +15,12 @@ import { DEFAULT_LIST } from './coverage.js'
  * properties by account. Nothing of it is kept but the ids they choose (coverage.ts).
  */
 
-export interface OfferedItem {
-  /** The provider's id, which the grant keeps: a list's id, a siteUrl, properties/N. */
-  id: string
-  /** What the person knows it by. */
-  label: string
-  /** A word more: a site's permission, a property's number. */
-  detail?: string
-}
+export type { OfferedGroup, OfferedItem }
 
-export interface OfferedGroup {
-  /** An account's name, for properties; none for lists and sites. */
-  name?: string
-  items: OfferedItem[]
-}
-
-export interface Offer {
-  groups: OfferedGroup[]
-  /** How many items in all. */
-  count: number
+/** What the person may choose from, as the choice page shows it, and what `@default` names. */
+export interface Offer extends ShownOffer {
   /** The list "@default" names, for task lists. */
-  defaultList?: string
-  /** Set when the provider had more than a page can hold: the first MAX_OFFERED are offered. */
-  truncated?: boolean
+  readonly defaultList?: string
 }
 
 /**

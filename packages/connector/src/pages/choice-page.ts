@@ -29,9 +29,14 @@ export interface OfferedGroup {
 }
 
 export interface OfferedItem {
-  /** The provider's id: the value of its checkbox. */
+  /**
+   * The provider's id, which the grant keeps (a list's id, a siteUrl, properties/N): the value
+   * of its checkbox.
+   */
   readonly id: string
+  /** What the person knows it by. */
   readonly label: string
+  /** A word more: a site's permission, a property's number. */
   readonly detail?: string
 }
 

@@ -1,7 +1,6 @@
-import type { BetaAnalyticsDataClient } from '@google-analytics/data'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { analyticsClient, assetsOf } from './clients.js'
+import { analyticsPeople } from './clients.js'
 
 /**
  * Google's Analytics Data client reads the metadata at its real size (deprecated names, blocked
@@ -10,17 +9,7 @@ import { analyticsClient, assetsOf } from './clients.js'
 
 const sandbox = sandboxForSuite()
 
-const opened: BetaAnalyticsDataClient[] = []
-afterAll(async () => {
-  await Promise.all(opened.map((client) => client.close()))
-})
-
-async function person(user: string) {
-  const ga = analyticsClient(sandbox, await sandbox.token(user, ['analytics.readonly']))
-  opened.push(ga)
-  const { properties } = await assetsOf(sandbox, user)
-  return { ga, property: `properties/${properties[0]}` }
-}
+const person = analyticsPeople(sandbox)
 
 describe("Google's Analytics Data client and the full schema", () => {
   it('getMetadata: hundreds of entries, with deprecated names and blocked metrics', async () => {

@@ -1,7 +1,7 @@
-import { protos, type BetaAnalyticsDataClient } from '@google-analytics/data'
-import { afterAll, describe, expect, it } from 'vitest'
+import { protos } from '@google-analytics/data'
+import { describe, expect, it } from 'vitest'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { analyticsClient, assetsOf, fault, rejection, requestsSince } from './clients.js'
+import { analyticsPeople, fault, rejection, requestsSince } from './clients.js'
 
 /**
  * Google's Analytics Data client (`@google-analytics/data` 6.1.0, gax 5 over REST) against the
@@ -12,17 +12,7 @@ import { analyticsClient, assetsOf, fault, rejection, requestsSince } from './cl
 
 const sandbox = sandboxForSuite()
 
-const opened: BetaAnalyticsDataClient[] = []
-afterAll(async () => {
-  await Promise.all(opened.map((client) => client.close()))
-})
-
-async function person(user: string) {
-  const ga = analyticsClient(sandbox, await sandbox.token(user, ['analytics.readonly']))
-  opened.push(ga)
-  const { properties } = await assetsOf(sandbox, user)
-  return { ga, property: `properties/${properties[0]}`, id: properties[0]! }
-}
+const person = analyticsPeople(sandbox)
 
 /** The Google JSON error a gax 5 GaxiosError carries as its message. */
 const bodyOf = (message: string) =>

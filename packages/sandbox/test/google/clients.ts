@@ -2,7 +2,7 @@ import { BetaAnalyticsDataClient } from '@google-analytics/data'
 import { searchconsole } from '@googleapis/searchconsole'
 import { tasks } from '@googleapis/tasks'
 import { OAuth2Client } from 'google-auth-library'
-import { expect } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import type { sandboxForSuite } from '../support/sandbox.js'
 
 /**
@@ -86,6 +86,23 @@ export async function rejection(promise: Promise<unknown>): Promise<SurfacedErro
 export async function assetsOf(sandbox: Sandbox, user: string) {
   const res = await sandbox.request('GET', `/_sandbox/users/${encodeURIComponent(user)}`)
   return res.body as { sites: string[]; properties: string[] }
+}
+
+/**
+ * People with Google's Analytics Data client for a test file: each a token for the analytics
+ * scope and their first property; every client is closed after the file.
+ */
+export function analyticsPeople(sandbox: Sandbox) {
+  const opened: BetaAnalyticsDataClient[] = []
+  afterAll(async () => {
+    await Promise.all(opened.map((client) => client.close()))
+  })
+  return async (user: string) => {
+    const ga = analyticsClient(sandbox, await sandbox.token(user, ['analytics.readonly']))
+    opened.push(ga)
+    const { properties } = await assetsOf(sandbox, user)
+    return { ga, property: `properties/${properties[0]}`, id: properties[0]! }
+  }
 }
 
 /** Queues a fault on the control API (which covers G's paths too). */

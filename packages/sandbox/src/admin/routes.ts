@@ -19,10 +19,8 @@ export function adminRoutes() {
   const api = new Hono<SandboxEnv>()
 
   api.get('/accountSummaries', async (c) => {
-    const caller = await requireAccess(c, 'analytics', 'read')
-    const { user } = caller
     // The Admin API's own quotas, apart from the Data API's property tokens.
-    c.var.sandbox.requestQuotas.spend(ADMIN_QUOTAS, caller, Date.now())
+    const { user } = await requireAccess(c, 'analytics', 'read', ADMIN_QUOTAS)
     const query = readQuery(c, summariesQuery)
     return c.json(listAccountSummaries(await accountsOf(c.var.sandbox.db, user), user, query))
   })

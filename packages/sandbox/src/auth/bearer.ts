@@ -1,17 +1,20 @@
 import type { Context } from 'hono'
+import type { RequestQuotaName } from '../core/request-quotas.js'
 import type { SandboxEnv } from '../core/state.js'
 import { insufficientPermissions, unauthenticated } from '../http/errors.js'
 import { findToken, type Principal } from './grants.js'
 import { API_SCOPES, type Access, type Api } from './scopes.js'
 
 /**
- * Authenticates the bearer token of an API call and checks its scope:
- * reads accept the read-only scope or the full one, writes need the full one.
+ * Authenticates the bearer token of an API call and checks its scope: reads accept the read-only
+ * scope or the full one, writes need the full one. Then charges the call to `quotas` (Google's
+ * per user and per project; docs/sandbox.md, "Quotas"), refusing it once one is spent.
  */
 export async function requireAccess(
   c: Context<SandboxEnv>,
   api: Api,
   access: Access,
+  quotas: readonly RequestQuotaName[] = [],
 ): Promise<Principal> {
   const principal = await authenticate(c)
   const accepted: readonly string[] = API_SCOPES[api][access]
@@ -21,6 +24,7 @@ export async function requireAccess(
       `Request had insufficient authentication scopes: this call needs ${accepted.map((s) => prefix + s).join(' or ')}.`,
     )
   }
+  if (quotas.length) c.var.sandbox.requestQuotas.spend(quotas, principal, Date.now())
   return principal
 }
 

@@ -52,8 +52,7 @@ export function searchRoutes() {
   const api = new Hono<SandboxEnv>()
 
   api.get('/sites', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read')
-    spend(c, OTHER_QUOTAS, caller)
+    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
     return c.json({
       siteEntry: (await ownedSites(c.var.sandbox.db, caller.user)).map((siteUrl) => ({
@@ -64,16 +63,14 @@ export function searchRoutes() {
   })
 
   api.get('/sites/:siteUrl', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read')
-    spend(c, OTHER_QUOTAS, caller)
+    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
     const site = await siteOf(c, caller.user)
     return c.json({ siteUrl: site.siteUrl, permissionLevel: PERMISSION_LEVEL })
   })
 
   api.get('/sites/:siteUrl/sitemaps', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read')
-    spend(c, OTHER_QUOTAS, caller)
+    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     const { sitemapIndex } = readQuery(c, sitemapsQuery)
     return c.json(
       await listSitemaps(c.var.sandbox.db, caller.user, await siteOf(c, caller.user), sitemapIndex),
@@ -81,8 +78,7 @@ export function searchRoutes() {
   })
 
   api.get('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read')
-    spend(c, OTHER_QUOTAS, caller)
+    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
     return c.json(
       await getSitemap(
@@ -96,8 +92,7 @@ export function searchRoutes() {
 
   // The real API answers a submission with 204 and no body.
   api.put('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'write')
-    spend(c, OTHER_QUOTAS, caller)
+    const caller = await requireAccess(c, 'webmasters', 'write', OTHER_QUOTAS)
     readQuery(c, noQuery)
     await submitSitemap(
       c.var.sandbox.db,

@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono'
 import { requireAccess } from '../auth/bearer.js'
-import type { Access } from '../auth/scopes.js'
 import type { SandboxEnv } from '../core/state.js'
 import { noQuery, readBody, readQuery } from '../http/validate.js'
 import { readListsPage, readTasksPage } from './listing.js'
@@ -32,15 +31,8 @@ const taskRef = (c: Ctx, user: string): TaskRef => ({
   task: c.req.param('task')!,
 })
 
-/**
- * The caller of a task call, once its token and scope are checked, charged one query of its
- * project's day (docs/sandbox.md, "Quotas"): refused with Google's 403 once the day's are spent.
- */
-async function taskAccess(c: Ctx, access: Access) {
-  const principal = await requireAccess(c, 'tasks', access)
-  c.var.sandbox.requestQuotas.spend(['tasksQueriesPerDay'], principal, Date.now())
-  return principal
-}
+/** Every task call is one of its project's queries of the day (docs/sandbox.md, "Quotas"). */
+const TASK_QUOTAS = ['tasksQueriesPerDay'] as const
 
 /**
  * The task API under `S/tasks/v1` (docs/design.md, "The provider's API"): the tool table's
@@ -52,14 +44,14 @@ export function taskRoutes() {
   const url = (c: Ctx) => c.var.dialect.taskLinks
 
   api.get('/lists', async (c) => {
-    const { user } = await taskAccess(c, 'read')
+    const { user } = await requireAccess(c, 'tasks', 'read', TASK_QUOTAS)
     const query = readQuery(c, listTaskListsQuery)
     const page = await readListsPage(c.var.sandbox.db, user, query)
     return c.json(taskListsPage(page.items, page.nextPageToken, url(c)))
   })
 
   api.post('/lists', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     readQuery(c, noQuery)
     const body = await readBody(c, taskListBody, 'TaskList')
     return resource(
@@ -69,7 +61,7 @@ export function taskRoutes() {
   })
 
   api.get('/lists/:tasklist', async (c) => {
-    const { user } = await taskAccess(c, 'read')
+    const { user } = await requireAccess(c, 'tasks', 'read', TASK_QUOTAS)
     readQuery(c, noQuery)
     return resource(
       c,
@@ -78,14 +70,14 @@ export function taskRoutes() {
   })
 
   api.post('/lists/:tasklist/clear', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     readQuery(c, noQuery)
     await clearList(c.var.sandbox.db, user, c.req.param('tasklist'))
     return done(c)
   })
 
   api.get('/lists/:tasklist/tasks', async (c) => {
-    const { user } = await taskAccess(c, 'read')
+    const { user } = await requireAccess(c, 'tasks', 'read', TASK_QUOTAS)
     const query = readQuery(c, listTasksQuery)
     // One transaction: a page is read from one consistent state of the list.
     const page = await c.var.sandbox.db.transaction().execute(async (trx) => {
@@ -96,7 +88,7 @@ export function taskRoutes() {
   })
 
   api.post('/lists/:tasklist/tasks', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     const query = readQuery(c, createTaskQuery)
     const body = await readBody(c, taskBody, 'Task')
     const task = await createTask(c.var.sandbox.db, user, c.req.param('tasklist'), query, body)
@@ -104,7 +96,7 @@ export function taskRoutes() {
   })
 
   api.get('/lists/:tasklist/tasks/:task', async (c) => {
-    const { user } = await taskAccess(c, 'read')
+    const { user } = await requireAccess(c, 'tasks', 'read', TASK_QUOTAS)
     readQuery(c, noQuery)
     const { db } = c.var.sandbox
     const ref = taskRef(c, user)
@@ -115,7 +107,7 @@ export function taskRoutes() {
   })
 
   api.patch('/lists/:tasklist/tasks/:task', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     readQuery(c, noQuery)
     const body = await readBody(c, taskBody, 'Task')
     const task = await updateTask(
@@ -128,14 +120,14 @@ export function taskRoutes() {
   })
 
   api.delete('/lists/:tasklist/tasks/:task', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     readQuery(c, noQuery)
     await deleteTask(c.var.sandbox.db, taskRef(c, user), c.req.header('if-match'))
     return done(c)
   })
 
   api.post('/lists/:tasklist/tasks/:task/move', async (c) => {
-    const { user } = await taskAccess(c, 'write')
+    const { user } = await requireAccess(c, 'tasks', 'write', TASK_QUOTAS)
     const query = readQuery(c, moveTaskQuery)
     const task = await moveTask(c.var.sandbox.db, taskRef(c, user), query, c.req.header('if-match'))
     return resource(c, taskJson(task, url(c)))

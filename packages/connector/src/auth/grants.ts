@@ -105,6 +105,30 @@ export class Grants {
   }
 
   /** Every grant of one person, oldest first: what their connections page lists. */
+  /**
+   * How many people hold a grant of `service`, whatever the clients, and how many of them made
+   * one since `since` (epoch ms): fair shares divide by the first (src/quotas/fair-shares.ts).
+   */
+  async peopleHolding(
+    service: ServiceName,
+    since: number,
+  ): Promise<{ people: number; recent: number }> {
+    const row = await this.store.db
+      .selectFrom('grant_links')
+      .select((eb) => [
+        eb.fn.count<number | string>('account').distinct().as('people'),
+        eb.fn
+          .count<number | string>(
+            eb.case().when('created_at', '>=', since).then(eb.ref('account')).end(),
+          )
+          .distinct()
+          .as('recent'),
+      ])
+      .where('service', '=', service)
+      .executeTakeFirst()
+    return { people: Number(row?.people ?? 0), recent: Number(row?.recent ?? 0) }
+  }
+
   async linksOfAccount(account: string): Promise<GrantLink[]> {
     const rows = await this.store.db
       .selectFrom('grant_links')

@@ -107,6 +107,7 @@ export class Offers {
     const result = await this.deps.api.call(
       {
         service,
+        operation: name,
         ...(api && { api }),
         method,
         path,

@@ -63,6 +63,28 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitSettings> = Object.freeze({
   toolCallsPerMinute: 120,
 })
 
+/**
+ * The Google project's daily quotas that the connector shares out among the people who use them
+ * (docs/operations.md, "Fair shares of the provider's quotas"): what the operator states in
+ * QUOTA_*, Google's published figure unless told. Each is counted in its own queries a Pacific day.
+ */
+export const SHARED_QUOTA_NAMES = [
+  'tasksQueriesPerDay',
+  'searchAnalyticsQueriesPerDay',
+  'urlInspectionsPerDay',
+  'searchConsoleQueriesPerDay',
+] as const
+export type SharedQuotaName = (typeof SHARED_QUOTA_NAMES)[number]
+export type QuotaSettings = Record<SharedQuotaName, number>
+
+/** Google's published quotas for a project (docs/operations.md, "Fair shares of the provider's quotas"). */
+export const DEFAULT_QUOTAS: Readonly<QuotaSettings> = Object.freeze({
+  tasksQueriesPerDay: 50_000,
+  searchAnalyticsQueriesPerDay: 30_000_000,
+  urlInspectionsPerDay: 10_000_000,
+  searchConsoleQueriesPerDay: 100_000_000,
+})
+
 /** How long the audit trail of changes is kept, in days, unless told (AUDIT_RETENTION_DAYS). */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90
 
@@ -87,6 +109,8 @@ export interface ConnectorConfig {
   extraCa?: string
   /** Each limit unset: DEFAULT_RATE_LIMITS. */
   rateLimits?: Partial<RateLimitSettings>
+  /** The project's daily quotas that fair shares divide; each unset: DEFAULT_QUOTAS. */
+  quotas?: Partial<QuotaSettings>
   /** How long the audit trail of changes is kept, in days; unset, DEFAULT_AUDIT_RETENTION_DAYS. */
   auditRetentionDays?: number
   /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */

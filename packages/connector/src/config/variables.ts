@@ -1,5 +1,6 @@
 import {
   DEFAULT_AUDIT_RETENTION_DAYS,
+  DEFAULT_QUOTAS,
   DEFAULT_RATE_LIMITS,
   PROFILE_NAMES,
   type ProfileName,
@@ -27,6 +28,11 @@ import {
 /** A limit's ceiling: a billion a minute is never reached, and fits PostgreSQL's integer count. */
 const MAX_PER_MINUTE = 1_000_000_000
 const perMinute = wholeNumber(1, MAX_PER_MINUTE, 'of requests a minute')
+
+/** A project's quota a day: a trillion is beyond any project Google grants. */
+const perDay = wholeNumber(1, 1_000_000_000_000, 'of queries a day')
+const shared =
+  'Shared out fairly among the people who use it: see [Fair shares](#fair-shares-of-the-providers-quotas).'
 
 /** A provider profile; `seed`, the generic profile's first name, is read as `generic`. */
 const profileName = {
@@ -120,6 +126,31 @@ export const CONNECTOR_VARIABLES = declareVariables({
     fallback: DEFAULT_RATE_LIMITS.toolCallsPerMinute,
     summary: "Tool calls a minute on one grant, to keep within the person's quota at the provider.",
     details: 'Shared by the replicas on PostgreSQL: see [Rate limits](#rate-limits).',
+  },
+  QUOTA_TASKS_QUERIES_PER_DAY: {
+    kind: perDay,
+    fallback: DEFAULT_QUOTAS.tasksQueriesPerDay,
+    summary: "The provider project's Tasks API queries a day (Google's default: 50,000).",
+    details: shared,
+  },
+  QUOTA_SEARCH_ANALYTICS_QUERIES_PER_DAY: {
+    kind: perDay,
+    fallback: DEFAULT_QUOTAS.searchAnalyticsQueriesPerDay,
+    summary:
+      "The project's Search Console search analytics queries a day (`query_search_analytics`).",
+    details: shared,
+  },
+  QUOTA_URL_INSPECTIONS_PER_DAY: {
+    kind: perDay,
+    fallback: DEFAULT_QUOTAS.urlInspectionsPerDay,
+    summary: "The project's Search Console URL inspections a day (`inspect_url`).",
+    details: shared,
+  },
+  QUOTA_SEARCH_CONSOLE_QUERIES_PER_DAY: {
+    kind: perDay,
+    fallback: DEFAULT_QUOTAS.searchConsoleQueriesPerDay,
+    summary: "The project's other Search Console queries a day (sites and sitemaps).",
+    details: shared,
   },
   SANDBOX: {
     kind: flag,

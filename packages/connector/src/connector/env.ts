@@ -4,6 +4,7 @@ import { PROFILES, type ProfileName, type UpstreamSetting } from '../services/pr
 import type {
   ConnectorConfig,
   MetricsConfig,
+  QuotaSettings,
   RateLimitSettings,
   UpstreamConfig,
 } from '../config/config.js'
@@ -49,6 +50,7 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       vaultKey: read(env, V.VAULT_KEY),
       allowLoopbackClientMetadata: read(env, V.DEV_ALLOW_LOOPBACK_CLIENT_METADATA),
       rateLimits: rateLimitsOf(env),
+      quotas: quotasOf(env),
       auditRetentionDays: read(env, V.AUDIT_RETENTION_DAYS),
       metrics: metricsOf(env, port),
     },
@@ -147,6 +149,15 @@ function metricsOf(env: Environment, publicPort: number): MetricsConfig | undefi
 function defaultPublicUrl(host: string, port: number): string {
   // Port 0 (a free port) is filled in once the server listens.
   return port === 0 ? '' : localOrigin(host, port)
+}
+
+function quotasOf(env: Environment): QuotaSettings {
+  return {
+    tasksQueriesPerDay: read(env, V.QUOTA_TASKS_QUERIES_PER_DAY),
+    searchAnalyticsQueriesPerDay: read(env, V.QUOTA_SEARCH_ANALYTICS_QUERIES_PER_DAY),
+    urlInspectionsPerDay: read(env, V.QUOTA_URL_INSPECTIONS_PER_DAY),
+    searchConsoleQueriesPerDay: read(env, V.QUOTA_SEARCH_CONSOLE_QUERIES_PER_DAY),
+  }
 }
 
 function rateLimitsOf(env: Environment): RateLimitSettings {

@@ -29,12 +29,16 @@ import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/engine.js'
+import { FairShares } from '../quotas/fair-shares.js'
+import { QuotaUse } from '../quotas/quota-use.js'
+import { quotaOf } from '../quotas/shared-quotas.js'
 import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
 import {
   DEFAULT_AUDIT_RETENTION_DAYS,
+  DEFAULT_QUOTAS,
   DEFAULT_RATE_LIMITS,
   type ConnectorConfig,
   type RateLimitName,
@@ -85,6 +89,8 @@ export interface ConnectorParts {
   upstream: Upstream
   /** The provider's APIs, called by the tools. */
   api: UpstreamApi
+  /** Fair shares of the provider project's daily quotas (src/quotas). */
+  shares: FairShares
   authenticator: McpAuthenticator
   /** The approval gate of mutating calls, and the audit trail it and the tools record to. */
   approvals: Approvals
@@ -196,6 +202,7 @@ export async function startConnector(
       // Last of the servers: a scrape still sees the calls drain.
       await metricsServer?.close()
       await parts.api.close()
+      await parts.shares.close()
       await store?.close()
     }
     return {
@@ -247,6 +254,14 @@ function assemble(
     upstream,
     coverage,
   })
+  const shares = new FairShares({
+    limits: { ...DEFAULT_QUOTAS, ...config.quotas },
+    use: new QuotaUse(store),
+    peopleHolding: (service, since) => grants.peopleHolding(service, since),
+    keySecret: vault.deriveKey('quota people'),
+    log: log.child({ component: 'quotas' }),
+  })
+  metrics.watchQuotas(() => shares.standings())
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
     systemQuery: PROFILES[config.upstream.profile].systemQuery,
@@ -254,6 +269,11 @@ function assemble(
     deadlineMs: options.apiDeadlineMs,
     breaker: options.breaker,
     metrics,
+    // What the provider counts against the project's quotas, counted against the person's share.
+    onSent(call, grant, requests) {
+      const quota = quotaOf(call.service, call.operation ?? '')
+      if (quota && grant.person) shares.spend(quota, grant.person, requests)
+    },
   })
   const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))
   const offers = new Offers({
@@ -282,6 +302,7 @@ function assemble(
     offers,
     upstream,
     api,
+    shares,
     authenticator,
     approvals,
     audit,
@@ -355,6 +376,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       answers: parts.store.channel(ANSWERS_CHANNEL),
       answerWaitMs: options.answerWaitMs,
       toolCallLimit: limits.toolCall,
+      shares: parts.shares,
       metrics: parts.metrics,
       log: log.child({ component: 'mcp' }),
     }),

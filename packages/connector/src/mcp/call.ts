@@ -41,6 +41,7 @@ export class CallShape {
     for (const name of this.#query) query[name] = args[name] as QueryValue
     const call: ApiCall = {
       service: definition.service,
+      operation: definition.name,
       method: operation.method,
       path: operation.path,
       pathParams,

@@ -21,6 +21,7 @@ import type { UpstreamApi } from '../upstream/index.js'
 import type { AuditTrail } from '../approval/audit.js'
 import type { Approvals } from '../approval/gate.js'
 import type { Channel } from '../store/open.js'
+import type { FairShares } from '../quotas/fair-shares.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
@@ -61,6 +62,8 @@ export interface McpEndpointDeps {
   answerWaitMs?: number
   /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
   toolCallLimit?: RateLimiter
+  /** Fair shares of the provider project's daily quotas (src/quotas); unset, none (tests). */
+  shares?: Pick<FairShares, 'admit'>
   /** Where tool calls and approvals asked are counted (src/metrics). */
   metrics?: Metrics
   log: Logger
@@ -109,6 +112,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       approval,
       audit: deps.audit,
       callLimit: deps.toolCallLimit,
+      shares: deps.shares,
       metrics,
       connectionsUrl: deps.publicUrl + CONNECTIONS_PATH,
     })

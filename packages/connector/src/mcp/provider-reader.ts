@@ -24,7 +24,10 @@ export function providerReader(
         throw new Error(`${name} is not a read: its ${profile.name} call is ${method}.`)
       const pathParams: Record<string, string> = {}
       for (const param of pathParamsOf(path)) pathParams[param] = params[param]!
-      const result = await api.call({ service, method, path, pathParams, idempotent: true }, grant)
+      const result = await api.call(
+        { service, operation: name, method, path, pathParams, idempotent: true },
+        grant,
+      )
       return result.body
     },
   }

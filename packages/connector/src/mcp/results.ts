@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import type { z } from 'zod'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
+import type { ShareRefusal } from '../quotas/fair-shares.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamUnavailableError, type UpstreamApiError } from '../upstream/index.js'
 import { GrantRevokedError } from './grant-access.js'
@@ -128,6 +129,29 @@ export function tooManyCalls(
   return failure(
     `Too many tool calls on this connection: at most ${limit.points} ${window}, to keep within the provider's quota. Nothing was sent to the provider; retry in ${retryAfterSeconds} seconds.`,
   )
+}
+
+/**
+ * A call beyond the person's fair share of a provider project's daily quota, refused before
+ * anything was sent: what they spent, what is kept for whom, and when it renews.
+ */
+export function shareSpent(refusal: ShareRefusal, now = Date.now()): CallToolResult {
+  const { counts, used, share, limit, people, renewsAt } = refusal
+  const n = (value: number) => value.toLocaleString('en-US')
+  const others =
+    people > 1
+      ? `the provider allows this connector's ${n(people)} people ${n(limit)} a day together, and what is left today is kept for the others`
+      : `the provider allows this connector ${n(limit)} a day, and none is left today`
+  return failure(
+    `Your share of today's ${counts} is spent: you have made ${n(used)} of your ${n(share)} (${others}). It renews at midnight Pacific time, ${untilThen(renewsAt - now)}. Nothing was sent; do not call again before then, and tell the person.`,
+  )
+}
+
+/** "in 7 h 5 min". */
+function untilThen(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000))
+  const hours = Math.floor(minutes / 60)
+  return hours > 0 ? `in ${hours} h ${minutes % 60} min` : `in ${minutes} min`
 }
 
 /** A successful answer that does not fit the tool's output schema. */

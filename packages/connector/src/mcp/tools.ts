@@ -17,6 +17,9 @@ import { operationOf, type ProviderProfile } from '../services/profiles/index.js
 import type { AuditTrail } from '../approval/audit.js'
 import type { ToolOutcome } from '../metrics/labels.js'
 import { Metrics, type ToolCallMetrics } from '../metrics/metrics.js'
+import type { SharedQuotaName } from '../config/config.js'
+import type { FairShares } from '../quotas/fair-shares.js'
+import { quotaLabel, quotaOf } from '../quotas/shared-quotas.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamApiError, type UpstreamApi, type UpstreamApiErrorKind } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
@@ -34,6 +37,7 @@ import {
   outsideGrant,
   preflightRefusal,
   success,
+  shareSpent,
   tooManyCalls,
   unexpectedAnswer,
   upstreamFailure,
@@ -66,6 +70,8 @@ interface ServedTool {
    * or the answer its result is built from (compiled at startup).
    */
   conforms: (answer: unknown) => boolean
+  /** The provider project's daily quota its calls spend, when one is shared out. */
+  quota: SharedQuotaName | undefined
 }
 
 /**
@@ -99,6 +105,11 @@ export interface ServiceToolsDeps {
    * by grant id, for each call with valid arguments, before anything is sent. Unset: no limit.
    */
   callLimit?: RateLimiter
+  /**
+   * Fair shares of the provider project's daily quotas: a call of a person beyond their share,
+   * when the project has no room left, is refused before anything is sent. Unset: none.
+   */
+  shares?: Pick<FairShares, 'admit'>
   /** Where each call is counted, by tool and outcome, and timed (src/metrics). */
   metrics?: Metrics
   /**
@@ -125,7 +136,9 @@ export class ServiceTools {
   readonly #approval: ApprovalStep | undefined
   readonly #audit: Pick<AuditTrail, 'record'> | undefined
   readonly #callLimit: RateLimiter | undefined
+  readonly #shares: Pick<FairShares, 'admit'> | undefined
   readonly #connectionsUrl: string
+  readonly #metrics: Metrics
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
     this.#api = deps.api
@@ -135,7 +148,8 @@ export class ServiceTools {
     this.#approval = deps.approval
     this.#audit = deps.audit
     this.#callLimit = deps.callLimit
-    const metrics = deps.metrics ?? new Metrics()
+    this.#shares = deps.shares
+    const metrics = (this.#metrics = deps.metrics ?? new Metrics())
     const tools: Tool[] = []
     for (const definition of definitions) {
       if (definition.approval && !this.#approval) continue
@@ -151,7 +165,8 @@ export class ServiceTools {
         : listed.outputSchema
       const check = answerValidator.getValidator(answer as JsonSchemaType)
       const conforms = (body: unknown) => check(body).valid
-      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms })
+      const quota = quotaOf(definition.service, definition.name)
+      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms, quota })
       tools.push(listed)
     }
     this.listing = deepFreeze({ tools })
@@ -211,6 +226,14 @@ export class ServiceTools {
           outcome: 'rate_limited',
           result: tooManyCalls(this.#callLimit, verdict.retryAfterSeconds),
         }
+      }
+    }
+    if (this.#shares && tool.quota && grant.person !== undefined) {
+      // Beyond the person's fair share of the project's day, with no room left: nothing sent.
+      const verdict = await this.#shares.admit(tool.quota, grant.person)
+      if (!verdict.allowed) {
+        this.#metrics.quotaShareRefused(quotaLabel(tool.quota))
+        return { outcome: 'over_share', result: shareSpent(verdict.refusal) }
       }
     }
     const provider = () => providerReader(this.#api, this.#profile, definition.service, grant)

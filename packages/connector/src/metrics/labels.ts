@@ -1,3 +1,5 @@
+import { SHARED_QUOTA_NAMES, type SharedQuotaName } from '../config/config.js'
+
 /**
  * Every value a metric's label can take, in small fixed sets (docs/operations.md, "Metrics": never
  * a token, a person's data or a payload in a label). Besides these, labels hold only the service
@@ -18,6 +20,8 @@
  * - `upstream_error`: the provider failed: 429, 5xx, timeout, network, open circuit, an answer
  *   not understood, or the upstream token could not be renewed;
  * - `rate_limited`: refused by the connector's own per-grant tool-call limit;
+ * - `over_share`: refused before anything was sent: the person is beyond their fair share of one
+ *   of the provider project's daily quotas, and the project has no room left for more;
  * - `revoked`: the provider revoked the credential during the call (the answer is a 401);
  * - `internal_error`: a fault of the connector.
  */
@@ -28,6 +32,7 @@ export const TOOL_OUTCOMES = [
   'refused',
   'upstream_error',
   'rate_limited',
+  'over_share',
   'revoked',
   'internal_error',
 ] as const
@@ -44,6 +49,14 @@ export type ApprovalChannel = (typeof APPROVAL_CHANNELS)[number]
 /** What became of an approval: decided by the person, or run out undecided (or unused). */
 export const APPROVAL_DECISIONS = ['approved', 'declined', 'expired'] as const
 export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number]
+
+/**
+ * The provider project's daily quotas that the connector shares out (src/quotas), as labels:
+ * `tasks_queries_per_day`, ...
+ */
+export const quotaLabel = (name: SharedQuotaName) =>
+  name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+export const QUOTA_LABELS: readonly string[] = SHARED_QUOTA_NAMES.map(quotaLabel)
 
 /** The connector's own rate limits (`tool_call`: per grant, in the MCP layer). */
 export { RATE_LIMIT_NAMES, type RateLimitName } from '../config/config.js'

@@ -7,6 +7,7 @@ import {
   GRANT_REVOCATIONS,
   GRANT_TYPES,
   oneOf,
+  QUOTA_LABELS,
   RATE_LIMIT_NAMES,
   statusLabel,
   TOKEN_ERRORS,
@@ -107,6 +108,21 @@ export class UpstreamCallMetrics {
 /** What the circuit breakers say now, read at each scrape. */
 export type CircuitStates = () => Iterable<readonly [ServiceName, CircuitStateName]>
 
+/** How one shared quota stands, as a replica last read it (src/quotas/fair-shares.ts). */
+export interface QuotaStanding {
+  /** One of QUOTA_LABELS. */
+  quota: string
+  limit: number
+  /** Today's use, the project's. */
+  spent: number
+  /** People holding a grant of its service. */
+  people: number
+  /** Each one's share. */
+  share: number
+}
+
+export type QuotaStandings = () => Iterable<QuotaStanding>
+
 export class Metrics {
   readonly #registry = new Registry()
   /** The tool names registered by the MCP layer: the only ones a label may hold. */
@@ -128,6 +144,8 @@ export class Metrics {
   readonly #grantsRevoked: Counter<'by'>
   readonly #clientsRegistered: Counter
   readonly #rateLimited: Counter<'limit'>
+  readonly #quotaRefusals: Counter<'quota'>
+  readonly #quotas: QuotaStandings[] = []
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.#registry]
@@ -239,7 +257,48 @@ export class Metrics {
       registers,
     })
 
+    this.#quotaRefusals = new Counter({
+      name: 'countersign_quota_share_refusals_total',
+      help: "Tool calls refused before anything was sent: the person was beyond their fair share of a provider project's daily quota, and the project had no room left. By quota.",
+      labelNames: ['quota'],
+      registers,
+    })
+    const quotas = this.#quotas
+    const standing = (name: string, help: string, read: (quota: QuotaStanding) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['quota'],
+        registers,
+        collect() {
+          for (const watch of quotas)
+            for (const quota of watch())
+              this.set({ quota: oneOf(QUOTA_LABELS, quota.quota) }, read(quota))
+        },
+      })
+    standing(
+      'countersign_quota_limit',
+      "A provider project's daily quota, as the operator states it (QUOTA_*), by quota.",
+      (quota) => quota.limit,
+    )
+    standing(
+      'countersign_quota_spent',
+      "What the project has spent today (Pacific) of each daily quota, everyone's, as this replica last read it.",
+      (quota) => quota.spent,
+    )
+    standing(
+      'countersign_quota_people',
+      'People holding a grant of the service a quota is shared among.',
+      (quota) => quota.people,
+    )
+    standing(
+      'countersign_quota_share',
+      "Each person's fair share of a quota today: the quota divided by the people.",
+      (quota) => quota.share,
+    )
+
     // Known from the start: every series of a small fixed set is there at 0.
+    for (const quota of QUOTA_LABELS) this.#quotaRefusals.inc({ quota }, 0)
     for (const limit of RATE_LIMIT_NAMES) this.#rateLimited.inc({ limit }, 0)
     for (const grant_type of GRANT_TYPES) this.#tokensIssued.inc({ grant_type }, 0)
     for (const by of GRANT_REVOCATIONS) this.#grantsRevoked.inc({ by }, 0)
@@ -330,6 +389,16 @@ export class Metrics {
    */
   rateLimited(limit: RateLimitName): void {
     this.#rateLimited.inc({ limit })
+  }
+
+  /** Reports how the shared quotas stand at each scrape. */
+  watchQuotas(read: QuotaStandings): void {
+    this.#quotas.push(read)
+  }
+
+  /** A call refused beyond a fair share; `quota` one of QUOTA_LABELS. */
+  quotaShareRefused(quota: string): void {
+    this.#quotaRefusals.inc({ quota: oneOf(QUOTA_LABELS, quota) })
   }
 
   #tool(name: string): string {

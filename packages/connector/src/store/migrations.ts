@@ -264,6 +264,21 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0009_quota_use': {
+    async up(db: Kysely<unknown>) {
+      // Each person's use of the provider project's daily quotas (src/quotas/quota-use.ts): one
+      // row a quota, Pacific day and person (a keyed digest), added to by each replica about once
+      // a second. Logged: a crash must not hand a runaway loop a fresh day.
+      await db.schema
+        .createTable('quota_use')
+        .addColumn('quota', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('person', 'text', (c) => c.notNull())
+        .addColumn('used', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('quota_use_key', ['quota', 'day', 'person'])
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

@@ -13,6 +13,7 @@ export interface ConnectorDatabase {
   approvals: ApprovalTable
   rate_limits: RateLimitTable
   grant_choices: GrantChoiceTable
+  quota_use: QuotaUseTable
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */
@@ -177,4 +178,19 @@ export interface RateLimitTable {
   points: number
   /** When the window ends, in epoch milliseconds. */
   expire: number | null
+}
+
+/**
+ * What each person spent of one of the provider project's daily quotas (src/quotas): a count a
+ * day, kept eight days (fair shares look back a week). Never the person's id in plain text.
+ */
+export interface QuotaUseTable {
+  /** A shared quota's name (config/config.ts, SHARED_QUOTA_NAMES). */
+  quota: string
+  /** The provider's day, `YYYY-MM-DD` in Pacific Time. */
+  day: string
+  /** HMAC-SHA-256 (hex) of the person's account at the provider, under a key the vault derives. */
+  person: string
+  /** Queries counted that day. */
+  used: number
 }

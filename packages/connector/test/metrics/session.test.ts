@@ -5,6 +5,7 @@ import {
   CIRCUIT_STATES,
   GRANT_REVOCATIONS,
   GRANT_TYPES,
+  QUOTA_LABELS,
   RATE_LIMIT_NAMES,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
@@ -311,6 +312,7 @@ describe('the labels after that session', () => {
     error: TOKEN_ERRORS,
     by: GRANT_REVOCATIONS,
     limit: RATE_LIMIT_NAMES,
+    quota: QUOTA_LABELS,
     reason: UPSTREAM_REFRESH_REASONS,
     kind: UPSTREAM_FAILURE_KINDS,
   }

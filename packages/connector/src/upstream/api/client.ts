@@ -28,6 +28,8 @@ export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 export interface ApiCall {
   /** Picks the base URL, and names the call in metrics. */
   service: ServiceName
+  /** The tool, or the read, it serves (`list_tasks`): what it counts against (src/quotas). */
+  operation?: string
   /** The API whose base URL the path is relative to, where not the service's own. */
   api?: ApiName
   method: ApiMethod
@@ -66,6 +68,11 @@ export interface UpstreamApiDeps {
   breaker?: BreakerOptions
   /** Where each call is counted (src/metrics); a registry of its own unless told. */
   metrics?: Metrics
+  /**
+   * Hears of every call that sent requests, with how many it sent (retries and the try after a
+   * 401 included): the provider counts each against its quotas, and so does src/quotas.
+   */
+  onSent?: (call: ApiCall, grant: ApiGrant, requests: number) => void
 }
 
 export const DEFAULT_API_DEADLINE_MS = 10_000
@@ -79,6 +86,7 @@ export class UpstreamApi {
   readonly #deadlineMs: number
   readonly #dispatcher: Dispatcher
   readonly #metrics: Record<ServiceName, UpstreamCallMetrics>
+  readonly #onSent: UpstreamApiDeps['onSent']
 
   constructor({
     apiBase,
@@ -88,7 +96,9 @@ export class UpstreamApi {
     dispatcher,
     breaker,
     metrics,
+    onSent,
   }: UpstreamApiDeps) {
+    this.#onSent = onSent
     this.#targets = new RequestTargets(apiBase, systemQuery)
     this.#services = SERVICE_NAMES.filter((service) => service in apiBase)
     this.#log = log.child({ component: 'upstream-api' })
@@ -208,6 +218,7 @@ export class UpstreamApi {
       throw failure
     } finally {
       clearTimeout(timer)
+      if (run.attempts > 0) this.#onSent?.(call, grant, run.attempts)
     }
   }
 

@@ -1,0 +1,369 @@
+import { createHmac } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { QuotaSettings, ServiceName, SharedQuotaName } from '../config/config.js'
+import type { QuotaStanding } from '../metrics/metrics.js'
+import { daysBefore, pacificDay, type PacificDay } from './pacific-day.js'
+import type { DaySummary, QuotaUse, Spent } from './quota-use.js'
+import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
+
+/**
+ * Fair shares of the provider project's daily quotas (docs/operations.md, "Fair shares of the
+ * provider's quotas"). One project serves everyone, so one person's runaway loop could spend what
+ * everybody needs for the day. Each quota is divided by the people holding a grant of its
+ * service: a person's share. Under their share, a person's call always goes. Beyond it, a call
+ * goes only while the project has room, and what is kept is:
+ *
+ * - the whole share of everyone who connected or used the quota this week, less what they spent
+ *   of it today;
+ * - for the people away (connected earlier, silent all week), a tenth of the quota, or their
+ *   whole shares if that is less: the rest of theirs is what a busy person may borrow.
+ *
+ * Counting costs the hot path no statement: each replica counts in memory and adds its counts to
+ * the shared table about once a second (quota-use.ts), reading back each person's total in the
+ * same statement. What replicas have not yet added is at most a second of calls, a few queries
+ * against shares of tens or thousands. A person not seen lately is read once before their call;
+ * the day's totals behind a decision beyond a share are read again every few seconds.
+ *
+ * When the store cannot be reached, counts wait in memory and the decisions go on from what is
+ * known: a store failure never stops a call (the rate limits behave the same way).
+ */
+
+/** The people holding a grant of a service, and those of them who made one this week. */
+export interface PeopleHolding {
+  people: number
+  recent: number
+}
+
+export interface FairSharesDeps {
+  /** The project's quotas, as the operator states them. */
+  limits: QuotaSettings
+  use: QuotaUse
+  /** How many people hold a grant of a service, and made one since then (auth/grants.ts). */
+  peopleHolding: (service: ServiceName, since: number) => Promise<PeopleHolding>
+  /** The secret of the digest that stands for a person in the table. */
+  keySecret: Buffer
+  log: Logger
+  /** The day's use crossed this fraction of a quota: the log warns, once a day per replica. */
+  warnAt?: number
+  now?: () => number
+}
+
+/** Why a call beyond a share is refused, in figures the model is told. */
+export interface ShareRefusal {
+  quota: SharedQuotaName
+  /** What the quota counts: "Tasks queries". */
+  counts: string
+  /** What the person spent today. */
+  used: number
+  share: number
+  limit: number
+  people: number
+  /** When the quota renews: the next midnight Pacific, epoch milliseconds. */
+  renewsAt: number
+}
+
+export type ShareVerdict = { allowed: true } | { allowed: false; refusal: ShareRefusal }
+
+/** How often counts are added to the shared table. */
+const FLUSH_MS = 1_000
+/** A person's total read longer ago than this is read again before a decision. */
+const PERSON_FRESH_MS = 30_000
+/** The day's totals behind a decision beyond a share. */
+const SUMMARY_FRESH_MS = 5_000
+/** The people holding grants change slowly. */
+const PEOPLE_FRESH_MS = 60_000
+/** Kept for people who come back after more than a week: a tenth of the quota. */
+const RETURNING_RESERVE = 0.1
+/** Fair shares look back a week for who uses a quota; the table keeps a day more. */
+const WEEK_DAYS = 7
+const DAY_MS = 86_400_000
+const KEPT_DAYS = 8
+
+type Summary = DaySummary & { share: number; readAt: number }
+
+/** Decisions beyond a share, remembered for so many people at most. */
+const MAX_SUMMARIES = 1_000
+
+const ALLOWED: ShareVerdict = Object.freeze({ allowed: true })
+
+interface Known {
+  used: number
+  readAt: number
+}
+
+/** One quota on one Pacific day, as this replica knows it. */
+class QuotaDay {
+  readonly known = new Map<string, Known>()
+  /** Counted here, not yet added to the table. */
+  readonly pending = new Map<string, number>()
+  /** People whose total is being read. */
+  readonly reading = new Set<string>()
+  /** Being added to the table now. */
+  readonly sending = new Map<string, number>()
+  /** Everything counted here and not yet in the table: pending and sending. */
+  pendingTotal = 0
+  /** The day's totals as last read, for whom (a decision's person; '' for the log and metrics). */
+  readonly summaries = new Map<string, Summary>()
+  warned = false
+
+  constructor(readonly day: PacificDay) {}
+}
+
+export class FairShares {
+  readonly #deps: FairSharesDeps
+  readonly #now: () => number
+  readonly #days = new Map<SharedQuotaName, QuotaDay>()
+  readonly #people = new Map<ServiceName, PeopleHolding & { readAt: number }>()
+  #timer: NodeJS.Timeout | undefined
+  #flushing: Promise<void> | undefined
+  #storeFailing = false
+  #sweptDay = ''
+
+  constructor(deps: FairSharesDeps) {
+    this.#deps = deps
+    this.#now = deps.now ?? Date.now
+  }
+
+  /** Whether `account` may make a call that spends `quota` now. Counts nothing. */
+  async admit(quota: SharedQuotaName, account: string): Promise<ShareVerdict> {
+    const now = this.#now()
+    const today = this.#today(quota, now)
+    const person = this.#digest(account)
+    const limit = this.#deps.limits[quota]
+    const { people, recent } = await this.#peopleOf(SHARED_QUOTAS[quota].service, now)
+    const share = shareOf(limit, people)
+    const used = this.#usedBy(quota, today, person, share, now)
+    if (used < share) return ALLOWED
+    const summary = await this.#summaryOf(quota, today, share, person, now)
+    // Everyone's use today, this replica's not yet added included (and at least this person's,
+    // should the totals be older than what was read of them).
+    const spent = Math.max(summary.spent + today.pendingTotal, used)
+    // Kept: the others' shares, less what they spent within them, but for the people away: of
+    // theirs, a tenth of the quota. Someone who both connected and spent this week counts twice
+    // here, so that too much is kept rather than too little.
+    const away = Math.max(0, people - recent - summary.active)
+    const kept =
+      share * (people - away - 1) -
+      summary.within +
+      Math.min(Math.ceil(limit * RETURNING_RESERVE), share * away)
+    if (limit - spent - kept > 0) return ALLOWED
+    const refusal: ShareRefusal = {
+      quota,
+      counts: SHARED_QUOTAS[quota].counts,
+      used,
+      share,
+      limit,
+      people,
+      renewsAt: today.day.endsAt,
+    }
+    return { allowed: false, refusal }
+  }
+
+  /** Counts `queries` sent for `account` against `quota`. */
+  spend(quota: SharedQuotaName, account: string, queries = 1): void {
+    const today = this.#today(quota, this.#now())
+    const person = this.#digest(account)
+    today.pending.set(person, (today.pending.get(person) ?? 0) + queries)
+    today.pendingTotal += queries
+    this.#timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref()
+  }
+
+  /** Adds what this replica counted to the shared table; the next flush retries a failure. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined))
+    return this.#flushing
+  }
+
+  /** How each quota stands, as this replica last read it. */
+  standings(): QuotaStanding[] {
+    return [...this.#days].map(([quota, today]) => {
+      const people = this.#people.get(SHARED_QUOTAS[quota].service)?.people ?? 0
+      const limit = this.#deps.limits[quota]
+      return {
+        quota: quotaLabel(quota),
+        limit,
+        spent: (today.summaries.get('')?.spent ?? 0) + today.pendingTotal,
+        people,
+        share: shareOf(limit, people),
+      }
+    })
+  }
+
+  /** Adds what is left to count; nothing counts after this. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    await this.flush()
+  }
+
+  async #flush(): Promise<void> {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    const rows: Spent[] = []
+    const sent = new Map<SharedQuotaName, QuotaDay>()
+    for (const [quota, today] of this.#days) {
+      if (today.pending.size === 0) continue
+      for (const [person, used] of today.pending) {
+        rows.push({ quota, day: today.day.key, person, used })
+        today.sending.set(person, used)
+      }
+      today.pending.clear()
+      sent.set(quota, today)
+    }
+    if (rows.length === 0) return
+    const now = this.#now()
+    try {
+      const kept = await this.#deps.use.add(rows)
+      for (const row of kept) {
+        const today = sent.get(row.quota)
+        today?.known.set(row.person, { used: row.used, readAt: now })
+      }
+      for (const row of rows) {
+        const today = sent.get(row.quota)!
+        today.pendingTotal -= row.used
+        for (const summary of today.summaries.values()) summary.spent += row.used
+      }
+      for (const today of sent.values()) today.sending.clear()
+      if (this.#storeFailing) this.#deps.log.info('quota counts reach the store again')
+      this.#storeFailing = false
+      for (const [quota, today] of sent) await this.#watch(quota, today, now)
+      await this.#sweep(now)
+    } catch (error) {
+      // Kept to add next time; the decisions meanwhile go on from what is known.
+      for (const row of rows) {
+        const today = sent.get(row.quota)!
+        today.pending.set(row.person, (today.pending.get(row.person) ?? 0) + row.used)
+      }
+      for (const today of sent.values()) today.sending.clear()
+      if (!this.#storeFailing)
+        this.#deps.log.warn({ err: error }, 'quota counts wait in memory: the store failed')
+      this.#storeFailing = true
+      this.#timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref()
+    }
+  }
+
+  /** Reads the day's totals now and then, and warns once a day when a quota runs low. */
+  async #watch(quota: SharedQuotaName, today: QuotaDay, now: number) {
+    const limit = this.#deps.limits[quota]
+    const { people } = await this.#peopleOf(SHARED_QUOTAS[quota].service, now)
+    const summary = await this.#summaryOf(quota, today, shareOf(limit, people), '', now)
+    const spent = summary.spent + today.pendingTotal
+    if (today.warned || spent < limit * (this.#deps.warnAt ?? 0.8)) return
+    today.warned = true
+    this.#deps.log.warn(
+      { quota: quotaLabel(quota), spent, limit, people, day: today.day.key },
+      `the provider project has spent ${Math.round((spent / limit) * 100)}% of today's ${SHARED_QUOTAS[quota].counts}: people beyond their fair share are refused until midnight Pacific; if this happens often, ask the provider for more (docs/operations.md, "Fair shares of the provider's quotas")`,
+    )
+  }
+
+  /** The table keeps eight days; the older ones go once a day, from one flush. */
+  async #sweep(now: number) {
+    const { key } = pacificDay(now)
+    if (this.#sweptDay === key) return
+    this.#sweptDay = key
+    await this.#deps.use.forgetBefore(daysBefore(key, KEPT_DAYS - 1))
+  }
+
+  #today(quota: SharedQuotaName, now: number): QuotaDay {
+    let today = this.#days.get(quota)
+    if (!today || now >= today.day.endsAt) {
+      // A new day: what was not yet added belongs to the day before, and still counts there.
+      const before = today
+      today = new QuotaDay(pacificDay(now))
+      if (before && before.pending.size > 0)
+        void this.#deps.use
+          .add(
+            [...before.pending].map(([person, used]) => ({
+              quota,
+              day: before.day.key,
+              person,
+              used,
+            })),
+          )
+          .catch(() => {})
+      this.#days.set(quota, today)
+    }
+    return today
+  }
+
+  /**
+   * What `person` spent today: their total as last read (or added to) here, and what this replica
+   * counted since. Never waited for: a person first seen today counts from 0 while their total is
+   * read, and one nearing their share is read again when their total is old. Each replica adds
+   * what it counts once a second and reads the total back, so a person calling several replicas
+   * is known to each within a second; at worst, a replica lets one call too many through.
+   */
+  #usedBy(quota: SharedQuotaName, today: QuotaDay, person: string, share: number, now: number) {
+    const known = today.known.get(person)
+    const counted = (today.pending.get(person) ?? 0) + (today.sending.get(person) ?? 0)
+    const stale = !known || (now - known.readAt > PERSON_FRESH_MS && known.used * 2 >= share)
+    if (stale && !today.reading.has(person)) {
+      today.reading.add(person)
+      this.#deps.use
+        .usedBy(quota, today.day.key, person)
+        .then(
+          (used) => {
+            // An addition may have brought a newer total meanwhile.
+            const now = this.#now()
+            const latest = today.known.get(person)
+            if (!latest || latest.readAt <= now) today.known.set(person, { used, readAt: now })
+          },
+          () => {},
+        )
+        .finally(() => today.reading.delete(person))
+    }
+    return (known?.used ?? 0) + counted
+  }
+
+  async #summaryOf(
+    quota: SharedQuotaName,
+    today: QuotaDay,
+    share: number,
+    person: string,
+    now: number,
+  ): Promise<Summary> {
+    const last = today.summaries.get(person)
+    if (last && last.share === share && now - last.readAt <= SUMMARY_FRESH_MS) return last
+    let summary: Summary
+    try {
+      const weekStart = daysBefore(today.day.key, WEEK_DAYS - 1)
+      const read = await this.#deps.use.summary(quota, today.day.key, weekStart, share, person)
+      summary = { ...read, share, readAt: now }
+    } catch {
+      // Without the store: what was last known, or nothing spent.
+      summary = last ?? { spent: 0, active: 0, within: 0, share, readAt: now }
+    }
+    // A person beyond their share is rare: the few are kept, the rest read again.
+    if (today.summaries.size >= MAX_SUMMARIES) today.summaries.clear()
+    today.summaries.set(person, summary)
+    return summary
+  }
+
+  /** Read once; then, when old, read again in the background while the last count serves. */
+  async #peopleOf(service: ServiceName, now: number): Promise<PeopleHolding> {
+    const last = this.#people.get(service)
+    const read = () =>
+      this.#deps.peopleHolding(service, now - WEEK_DAYS * DAY_MS).then((holding) => {
+        const known = { ...holding, readAt: now }
+        this.#people.set(service, known)
+        return known
+      })
+    if (!last) {
+      // Without the store: one person holding every share, until it answers.
+      return read().catch(() => ({ people: 1, recent: 1 }))
+    }
+    if (now - last.readAt > PEOPLE_FRESH_MS) {
+      last.readAt = now
+      read().catch(() => {})
+    }
+    return last
+  }
+
+  #digest(account: string): string {
+    return createHmac('sha256', this.#deps.keySecret).update(account).digest('hex')
+  }
+}
+
+/** A person's share: the quota divided by the people holding a grant, at least one query. */
+const shareOf = (limit: number, people: number) =>
+  Math.max(1, Math.floor(limit / Math.max(1, people)))

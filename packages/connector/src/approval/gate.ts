@@ -23,6 +23,8 @@ import { ApprovalStore, type ApprovalRow, type ApprovalWithGrant } from './store
  */
 
 export const APPROVAL_TTL_MS = 10 * 60_000
+/** How often a tool call's path expires approvals at most (#expireOnCall). */
+const EXPIRY_SWEEP_MS = 5_000
 
 export interface ApprovalDeps {
   store: Store
@@ -128,6 +130,8 @@ export class Approvals {
   readonly #publicUrl: string
   readonly #log: Logger
   readonly #now: () => number
+  /** When approvals were last expired by this replica. */
+  #swept = -Infinity
   readonly #audit: AuditTrail
   readonly #metrics: Metrics | undefined
 
@@ -187,7 +191,7 @@ export class Approvals {
   async waiting(
     call: ApprovalCall,
   ): Promise<{ id: string; url: string; description: ChangeDescription } | undefined> {
-    await this.expire()
+    await this.#expireOnCall()
     const now = this.#now()
     const rows = await this.#store.ofCall(call.grantId, call.tool, this.#digests.of(call.args))
     const row = rows.find(
@@ -215,7 +219,7 @@ export class Approvals {
    * with 'declined'; the same call coming after that is one the person has not been asked about.
    */
   async consume(call: ApprovalCall): Promise<ConsumeResult> {
-    await this.expire()
+    await this.#expireOnCall()
     const now = this.#now()
     const digests = this.#digests.of(call.args)
     const rows = await this.#store.ofCall(call.grantId, call.tool, digests)
@@ -367,8 +371,22 @@ export class Approvals {
     }
   }
 
+  /**
+   * On a tool call's path, expiring waits until EXPIRY_SWEEP_MS after the last: every check there
+   * reads an approval's expiry itself, so a sweep only erases what expired approvals held and
+   * records their expiry, which a few seconds later does as well as on every call (two statements
+   * each). Deciding reads the expiry too (store.ts, `decide`). The pages that list or show
+   * approvals sweep every time.
+   */
+  async #expireOnCall(): Promise<void> {
+    const now = this.#now()
+    if (now >= this.#swept && now - this.#swept < EXPIRY_SWEEP_MS) return
+    await this.expire()
+  }
+
   /** Expires what ran out, erasing what it held, and records each expiry once. */
   async expire(): Promise<void> {
+    this.#swept = this.#now()
     try {
       for (const { id, grant_id, tool } of await this.#store.expire(this.#now())) {
         this.#metrics?.approvalDecided(tool, 'expired')
@@ -387,7 +405,7 @@ export class Approvals {
     told = false,
   ): Promise<DecideResult> {
     if (!isApprovalId(id)) return { ok: false, reason: 'not found' }
-    await this.expire()
+    await this.#expireOnCall()
     const key = approvalKey(id)
     const row = await this.#store.byKey(key)
     if (!row) return { ok: false, reason: 'not found' }

@@ -452,12 +452,13 @@ function rateLimiters({ config, store, vault, log, metrics }: ConnectorParts) {
     config.rateLimits?.[name] ?? DEFAULT_RATE_LIMITS[name]
   const keySecret = vault.deriveKey('rate limit keys')
   const limitLog = log.child({ component: 'rate-limits' })
-  const perMinute = (name: RateLimitName, points: number) =>
+  const perMinute = (name: RateLimitName, points: number, leased = false) =>
     store.rateLimiter({
       name,
       points,
       durationSeconds: 60,
       keySecret,
+      leased,
       onRefused: () => metrics.rateLimited(name),
       onStoreError: (error) =>
         limitLog.warn(
@@ -468,7 +469,8 @@ function rateLimiters({ config, store, vault, log, metrics }: ConnectorParts) {
   return {
     registration: perMinute('registration', setting('registrationsPerMinute')),
     token: perMinute('token', setting('tokenRequestsPerMinute')),
-    toolCall: perMinute('tool_call', setting('toolCallsPerMinute')),
+    // On every tool call: points taken from the shared table in blocks.
+    toolCall: perMinute('tool_call', setting('toolCallsPerMinute'), true),
   }
 }
 

@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { QuotaSettings, ServiceName, SharedQuotaName } from '../config/config.js'
 import type { QuotaStanding } from '../metrics/metrics.js'
+import { CountBuffer } from '../store/count-buffer.js'
 import { daysBefore, pacificDay, type PacificDay } from './pacific-day.js'
-import type { DaySummary, QuotaUse, Spent } from './quota-use.js'
+import type { DaySummary, QuotaUse } from './quota-use.js'
 import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
 
 /**
@@ -93,20 +94,19 @@ interface Known {
 
 /** One quota on one Pacific day, as this replica knows it. */
 class QuotaDay {
+  /** People's totals as last read from the table (or added to it). */
   readonly known = new Map<string, Known>()
-  /** Counted here, not yet added to the table. */
-  readonly pending = new Map<string, number>()
   /** People whose total is being read. */
   readonly reading = new Set<string>()
-  /** Being added to the table now. */
-  readonly sending = new Map<string, number>()
-  /** Everything counted here and not yet in the table: pending and sending. */
-  pendingTotal = 0
   /** The day's totals as last read, for whom (a decision's person; '' for the log and metrics). */
   readonly summaries = new Map<string, Summary>()
   warned = false
 
-  constructor(readonly day: PacificDay) {}
+  constructor(
+    readonly day: PacificDay,
+    /** What this replica counted, by person, on its way to the table. */
+    readonly counts: CountBuffer,
+  ) {}
 }
 
 export class FairShares {
@@ -114,8 +114,6 @@ export class FairShares {
   readonly #now: () => number
   readonly #days = new Map<SharedQuotaName, QuotaDay>()
   readonly #people = new Map<ServiceName, PeopleHolding & { readAt: number }>()
-  #timer: NodeJS.Timeout | undefined
-  #flushing: Promise<void> | undefined
   #storeFailing = false
   #sweptDay = ''
 
@@ -137,7 +135,7 @@ export class FairShares {
     const summary = await this.#summaryOf(quota, today, share, person, now)
     // Everyone's use today, this replica's not yet added included (and at least this person's,
     // should the totals be older than what was read of them).
-    const spent = Math.max(summary.spent + today.pendingTotal, used)
+    const spent = Math.max(summary.spent + today.counts.unwrittenTotal, used)
     // Kept: the others' shares, less what they spent within them, but for the people away: of
     // theirs, a tenth of the quota. Someone who both connected and spent this week counts twice
     // here, so that too much is kept rather than too little.
@@ -161,17 +159,12 @@ export class FairShares {
 
   /** Counts `queries` sent for `account` against `quota`. */
   spend(quota: SharedQuotaName, account: string, queries = 1): void {
-    const today = this.#today(quota, this.#now())
-    const person = this.#digest(account)
-    today.pending.set(person, (today.pending.get(person) ?? 0) + queries)
-    today.pendingTotal += queries
-    this.#timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref()
+    this.#today(quota, this.#now()).counts.add(this.#digest(account), queries)
   }
 
-  /** Adds what this replica counted to the shared table; the next flush retries a failure. */
-  flush(): Promise<void> {
-    this.#flushing ??= this.#flush().finally(() => (this.#flushing = undefined))
-    return this.#flushing
+  /** Adds what this replica counted to the shared table now (else about once a second). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.#days.values()].map((today) => today.counts.flush()))
   }
 
   /** How each quota stands, as this replica last read it. */
@@ -182,64 +175,28 @@ export class FairShares {
       return {
         quota: quotaLabel(quota),
         limit,
-        spent: (today.summaries.get('')?.spent ?? 0) + today.pendingTotal,
+        spent: (today.summaries.get('')?.spent ?? 0) + today.counts.unwrittenTotal,
         people,
         share: shareOf(limit, people),
       }
     })
   }
 
-  /** Adds what is left to count; nothing counts after this. */
-  async close(): Promise<void> {
-    clearTimeout(this.#timer)
-    this.#timer = undefined
-    await this.flush()
+  /** Adds what is left to count. */
+  close(): Promise<void> {
+    return this.flush()
   }
 
-  async #flush(): Promise<void> {
-    clearTimeout(this.#timer)
-    this.#timer = undefined
-    const rows: Spent[] = []
-    const sent = new Map<SharedQuotaName, QuotaDay>()
-    for (const [quota, today] of this.#days) {
-      if (today.pending.size === 0) continue
-      for (const [person, used] of today.pending) {
-        rows.push({ quota, day: today.day.key, person, used })
-        today.sending.set(person, used)
-      }
-      today.pending.clear()
-      sent.set(quota, today)
-    }
-    if (rows.length === 0) return
+  /** One batch of a quota's day: added in one statement, each person's total read back. */
+  async #write(quota: SharedQuotaName, today: QuotaDay, batch: ReadonlyMap<string, number>) {
+    const rows = [...batch].map(([person, used]) => ({ quota, day: today.day.key, person, used }))
+    const kept = await this.#deps.use.add(rows)
     const now = this.#now()
-    try {
-      const kept = await this.#deps.use.add(rows)
-      for (const row of kept) {
-        const today = sent.get(row.quota)
-        today?.known.set(row.person, { used: row.used, readAt: now })
-      }
-      for (const row of rows) {
-        const today = sent.get(row.quota)!
-        today.pendingTotal -= row.used
-        for (const summary of today.summaries.values()) summary.spent += row.used
-      }
-      for (const today of sent.values()) today.sending.clear()
-      if (this.#storeFailing) this.#deps.log.info('quota counts reach the store again')
-      this.#storeFailing = false
-      for (const [quota, today] of sent) await this.#watch(quota, today, now)
-      await this.#sweep(now)
-    } catch (error) {
-      // Kept to add next time; the decisions meanwhile go on from what is known.
-      for (const row of rows) {
-        const today = sent.get(row.quota)!
-        today.pending.set(row.person, (today.pending.get(row.person) ?? 0) + row.used)
-      }
-      for (const today of sent.values()) today.sending.clear()
-      if (!this.#storeFailing)
-        this.#deps.log.warn({ err: error }, 'quota counts wait in memory: the store failed')
-      this.#storeFailing = true
-      this.#timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref()
-    }
+    for (const row of kept) today.known.set(row.person, { used: row.used, readAt: now })
+    for (const summary of today.summaries.values())
+      for (const n of batch.values()) summary.spent += n
+    if (this.#storeFailing) this.#deps.log.info('quota counts reach the store again')
+    this.#storeFailing = false
   }
 
   /** Reads the day's totals now and then, and warns once a day when a quota runs low. */
@@ -247,7 +204,7 @@ export class FairShares {
     const limit = this.#deps.limits[quota]
     const { people } = await this.#peopleOf(SHARED_QUOTAS[quota].service, now)
     const summary = await this.#summaryOf(quota, today, shareOf(limit, people), '', now)
-    const spent = summary.spent + today.pendingTotal
+    const spent = summary.spent + today.counts.unwrittenTotal
     if (today.warned || spent < limit * (this.#deps.warnAt ?? 0.8)) return
     today.warned = true
     this.#deps.log.warn(
@@ -265,23 +222,31 @@ export class FairShares {
   }
 
   #today(quota: SharedQuotaName, now: number): QuotaDay {
-    let today = this.#days.get(quota)
+    const today = this.#days.get(quota)
     if (!today || now >= today.day.endsAt) {
-      // A new day: what was not yet added belongs to the day before, and still counts there.
-      const before = today
-      today = new QuotaDay(pacificDay(now))
-      if (before && before.pending.size > 0)
-        void this.#deps.use
-          .add(
-            [...before.pending].map(([person, used]) => ({
-              quota,
-              day: before.day.key,
-              person,
-              used,
-            })),
-          )
-          .catch(() => {})
-      this.#days.set(quota, today)
+      // A new day. What the day before counted and has not added yet still goes to its day.
+      void today?.counts.flush()
+      const day: QuotaDay = new QuotaDay(
+        pacificDay(now),
+        new CountBuffer({
+          write: (batch): Promise<void> => this.#write(quota, day, batch),
+          // Not the batch's business: a failure here must not count it again.
+          written: async () => {
+            const now = this.#now()
+            await this.#watch(quota, day, now)
+            await this.#sweep(now)
+          },
+          everyMs: FLUSH_MS,
+          onError: (error) => {
+            // Kept to add next time; the decisions meanwhile go on from what is known.
+            if (!this.#storeFailing)
+              this.#deps.log.warn({ err: error }, 'quota counts wait in memory: the store failed')
+            this.#storeFailing = true
+          },
+        }),
+      )
+      this.#days.set(quota, day)
+      return day
     }
     return today
   }
@@ -295,7 +260,7 @@ export class FairShares {
    */
   #usedBy(quota: SharedQuotaName, today: QuotaDay, person: string, share: number, now: number) {
     const known = today.known.get(person)
-    const counted = (today.pending.get(person) ?? 0) + (today.sending.get(person) ?? 0)
+    const counted = today.counts.unwritten(person)
     const stale = !known || (now - known.readAt > PERSON_FRESH_MS && known.used * 2 >= share)
     if (stale && !today.reading.has(person)) {
       today.reading.add(person)

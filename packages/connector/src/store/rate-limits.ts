@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimitName } from '../config/config.js'
@@ -17,6 +17,13 @@ import type { ConnectorDatabase } from './schema.js'
  *   back into them (an IPv4 address would fall to a plain hash by trying all 2^32).
  * - SQLite (one process): in this process's memory (`RateLimiterMemory`), keys as given; nothing
  *   is written, and the hot path does no more than a map update.
+ *
+ * - PostgreSQL, leased (`leased`, the limit on tool calls): a replica takes a block of a key's
+ *   points from the same table in one statement (a sixteenth of the limit, 1 to 16) and spends
+ *   it from memory, so a key calling steadily costs a statement every block rather than every
+ *   request. The blocks are counted in the table, so the replicas together never allow more
+ *   than the limit: the shared count stays exact. What a replica leased and did not use when the
+ *   window ends is lost, so a key may be refused up to (replicas - 1) x (block - 1) points early.
  *
  * When PostgreSQL cannot count (unreachable, or a failed statement), the request is counted in
  * this process's memory instead, against the same limit, and `onStoreError` hears of it: the
@@ -38,6 +45,11 @@ export interface RateLimit {
   onStoreError?: (error: unknown) => void
   /** A request was refused: beyond the limit (the metrics count it). */
   onRefused?: () => void
+  /**
+   * On PostgreSQL, take a key's points from the table in blocks (leaseSize) rather than one
+   * statement a request: for the limit on every tool call.
+   */
+  leased?: boolean
 }
 
 export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
@@ -109,6 +121,7 @@ export function postgresRateLimiters(pool: pg.Pool, db: Kysely<ConnectorDatabase
   }
 
   return (limit: RateLimit): RateLimiter => {
+    if (limit.leased) return leasingLimiter(limit, db, sweepSoon)
     const shared = new RateLimiterPostgres({
       storeClient: pool,
       storeType: 'pool',
@@ -142,5 +155,117 @@ export function postgresRateLimiters(pool: pg.Pool, db: Kysely<ConnectorDatabase
         }
       },
     }
+  }
+}
+
+/**
+ * How many of a key's points a replica takes at once: a sixteenth of the limit, from 1 (every
+ * request counted in the table, as an unbatched limiter does) to 16.
+ */
+export const leaseSize = (points: number) => Math.min(16, Math.max(1, Math.floor(points / 16)))
+
+interface Lease {
+  /** Points taken from the table and not yet used by this process. */
+  left: number
+  /** When the key's window ends, epoch ms. */
+  expire: number
+  /** The table granted less than a block: the window has no points left for anyone. */
+  spent: boolean
+}
+
+/**
+ * A leasing limiter on the shared table (see the top of this file): the same rows and windows,
+ * counted in blocks.
+ */
+function leasingLimiter(
+  limit: RateLimit,
+  db: Kysely<ConnectorDatabase>,
+  sweepSoon: () => void,
+): RateLimiter {
+  const durationMs = limit.durationSeconds * 1000
+  const size = leaseSize(limit.points)
+  const leases = new Map<string, Lease>()
+  /** Blocks being taken, by key. */
+  const leasing = new Map<string, Promise<Lease>>()
+  const fallback = memoryRateLimiter(limit)
+  const digestOf = (key: string) => createHmac('sha256', limit.keySecret).update(key).digest('hex')
+
+  /** Takes a block of the key's window: what the table grants of it, and when the window ends. */
+  async function lease(digest: string, now: number): Promise<Lease> {
+    sweepSoon()
+    // The block is counted whole; what it takes beyond the limit is granted to nobody, as a
+    // refused request is counted by the unbatched limiter. A window that has ended starts anew.
+    const table = sql.table(RATE_LIMIT_TABLE)
+    const counted = sql.ref(`${RATE_LIMIT_TABLE}.points`)
+    const ends = sql.ref(`${RATE_LIMIT_TABLE}.expire`)
+    const { rows } = await sql<{ points: number | string; expire: number | string }>`
+      INSERT INTO ${table} (key, points, expire) VALUES (${`${limit.name}:${digest}`}, ${size}, ${now + durationMs})
+      ON CONFLICT (key) DO UPDATE SET
+        points = CASE WHEN ${ends} <= ${now} THEN excluded.points ELSE ${counted} + excluded.points END,
+        expire = CASE WHEN ${ends} <= ${now} THEN excluded.expire ELSE ${ends} END
+      RETURNING points, expire
+    `.execute(db)
+    const total = Number(rows[0]!.points)
+    const granted = Math.max(0, Math.min(size, limit.points - (total - size)))
+    return { left: granted, expire: Number(rows[0]!.expire), spent: granted < size }
+  }
+
+  /** Leases of windows that ended go, checked at most once a window. */
+  let lastForgotten = Date.now()
+  function forgetEnded(now: number) {
+    if (now - lastForgotten < durationMs) return
+    lastForgotten = now
+    for (const [digest, held] of leases) if (held.expire <= now) leases.delete(digest)
+  }
+
+  return {
+    name: limit.name,
+    points: limit.points,
+    durationSeconds: limit.durationSeconds,
+    async take(key) {
+      const digest = digestOf(key)
+      for (;;) {
+        const now = Date.now()
+        const held = leases.get(digest)
+        if (held && held.expire > now) {
+          if (held.left > 0) {
+            held.left--
+            return ALLOWED
+          }
+          if (held.spent) {
+            // Every point of the window is taken: refused from memory until it ends.
+            limit.onRefused?.()
+            return {
+              allowed: false,
+              retryAfterSeconds: Math.max(1, Math.ceil((held.expire - now) / 1000)),
+            }
+          }
+        }
+        // One block at a time per key: concurrent requests wait for it, then share it.
+        const asked = leasing.get(digest)
+        if (asked) {
+          // The store failed it: counted in memory, as the one who asked is.
+          if (
+            !(await asked.then(
+              () => true,
+              () => false,
+            ))
+          )
+            return fallback.take(digest)
+          continue
+        }
+        const next = lease(digest, now)
+        leasing.set(digest, next)
+        try {
+          leases.set(digest, await next)
+          forgetEnded(now)
+        } catch (error) {
+          limit.onStoreError?.(error)
+          return fallback.take(digest)
+        } finally {
+          leasing.delete(digest)
+        }
+      }
+    },
   }
 }

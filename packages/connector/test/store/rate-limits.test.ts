@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterEach, expect, it, vi } from 'vitest'
 import type { Store } from '../../src/store/open.js'
-import { RATE_LIMIT_TABLE, type RateLimit } from '../../src/store/rate-limits.js'
+import { leaseSize, RATE_LIMIT_TABLE, type RateLimit } from '../../src/store/rate-limits.js'
 import { describeEachEngine, setReachable } from '../support/engines.js'
 
 /**
@@ -75,6 +75,73 @@ describeEachEngine('rate limiters', (engine) => {
       // The fourth request, refused, is counted; the refusing replica refuses the fifth from
       // memory, without a statement, and the other asks the table once.
       expect(await tableKeys(one)).toEqual([{ key: expect.any(String), points: 5 }])
+    })
+
+    it('leased: a replica takes a block of points at a time, one statement a block', async () => {
+      const location = await engine.newLocation()
+      const store = await engine.openStore(location)
+      const leased = limit({ name: 'tool_call', points: 160, leased: true })
+      expect(leaseSize(160)).toBe(10)
+      const limiter = store.rateLimiter(leased)
+      const verdicts = await Promise.all(
+        Array.from({ length: 15 }, () => limiter.take('grant-calling-steadily')),
+      )
+      expect(verdicts).toEqual(Array(15).fill({ allowed: true }))
+      // Two blocks of ten taken, in the row the unbatched limiter would keep.
+      expect(await tableKeys(store)).toEqual([
+        { key: expect.stringMatching(/^tool_call:[0-9a-f]{64}$/), points: 20 },
+      ])
+    })
+
+    it('leased: replicas together never allow more than the limit, and little less', async () => {
+      const location = await engine.newLocation()
+      const replicas = [
+        await engine.openStore(location),
+        await engine.openStore(location),
+        await engine.openStore(location),
+      ]
+      const leased = limit({ name: 'tool_call', points: 64, leased: true })
+      const limiters = replicas.map((store) => store.rateLimiter(leased))
+      let allowed = 0
+      for (let i = 0; i < 90; i++)
+        if ((await limiters[i % 3]!.take('grant-in-a-burst')).allowed) allowed++
+      // Blocks of 4: what two replicas leased and did not use is lost to the window, no more.
+      expect(allowed).toBeLessThanOrEqual(64)
+      expect(allowed).toBeGreaterThanOrEqual(64 - 2 * 3)
+      for (const limiter of limiters)
+        expect(await limiter.take('grant-in-a-burst')).toEqual({
+          allowed: false,
+          retryAfterSeconds: expect.any(Number),
+        })
+    })
+
+    it('leased: while PostgreSQL cannot be reached, counted in memory against the same limit', async () => {
+      const location = await engine.newLocation()
+      const store = await engine.openStore(location)
+      const failures: unknown[] = []
+      const limiter = store.rateLimiter(
+        limit({
+          name: 'tool_call',
+          points: 2,
+          leased: true,
+          onStoreError: (e) => failures.push(e),
+        }),
+      )
+      await setReachable(location, false)
+      try {
+        const verdicts = [
+          await limiter.take('grant'),
+          await limiter.take('grant'),
+          await limiter.take('grant'),
+        ]
+        expect(verdicts.map((v) => v.allowed)).toEqual([true, true, false])
+        expect(failures).toHaveLength(3)
+      } finally {
+        await setReachable(location, true)
+      }
+      // Reachable again: the shared count starts where the table left it.
+      expect(await limiter.take('grant')).toEqual({ allowed: true })
+      expect(await tableKeys(store)).toEqual([{ key: expect.any(String), points: 1 }])
     })
 
     it('count in an UNLOGGED table: no write-ahead log, no durable commit per call', async () => {

@@ -128,6 +128,7 @@ export class Metrics {
   readonly #grantsRevoked: Counter<'by'>
   readonly #clientsRegistered: Counter
   readonly #rateLimited: Counter<'limit'>
+  readonly #storeStatements: Counter
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.#registry]
@@ -239,6 +240,12 @@ export class Metrics {
       registers,
     })
 
+    this.#storeStatements = new Counter({
+      name: 'countersign_store_statements_total',
+      help: 'Statements sent to PostgreSQL: queries on the pool or on a pooled client, BEGIN and COMMIT included (0 on SQLite).',
+      registers,
+    })
+
     // Known from the start: every series of a small fixed set is there at 0.
     for (const limit of RATE_LIMIT_NAMES) this.#rateLimited.inc({ limit }, 0)
     for (const grant_type of GRANT_TYPES) this.#tokensIssued.inc({ grant_type }, 0)
@@ -330,6 +337,11 @@ export class Metrics {
    */
   rateLimited(limit: RateLimitName): void {
     this.#rateLimited.inc({ limit })
+  }
+
+  /** One statement sent to PostgreSQL: the store's pool tells of each (openStore's `onStatement`). */
+  storeStatement(): void {
+    this.#storeStatements.inc()
   }
 
   #tool(name: string): string {

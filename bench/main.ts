@@ -2,6 +2,7 @@ import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchModelBudget } from './model-budget.js'
+import { benchOrganization } from './organization.js'
 import { benchOutages } from './outages.js'
 import { node24 } from './runtime.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
@@ -20,3 +21,4 @@ await benchMcpHandler()
 await benchSearch()
 await benchAnalytics()
 await benchOutages()
+await benchOrganization()

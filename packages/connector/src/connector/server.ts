@@ -183,6 +183,7 @@ export async function startConnector(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
+      onStatement: () => metrics.storeStatement(),
     })
     const parts = assemble(settled, store, vault, log, options, metrics)
     handle = dispatcher(parts, inFlight, options)

@@ -146,6 +146,7 @@ export class Metrics {
   readonly #rateLimited: Counter<'limit'>
   readonly #quotaRefusals: Counter<'quota'>
   readonly #quotas: QuotaStandings[] = []
+  readonly #storeStatements: Counter
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.#registry]
@@ -296,6 +297,11 @@ export class Metrics {
       "Each person's fair share of a quota today: the quota divided by the people.",
       (quota) => quota.share,
     )
+    this.#storeStatements = new Counter({
+      name: 'countersign_store_statements_total',
+      help: 'Statements sent to PostgreSQL: queries on the pool or on a pooled client, BEGIN and COMMIT included (0 on SQLite).',
+      registers,
+    })
 
     // Known from the start: every series of a small fixed set is there at 0.
     for (const quota of QUOTA_LABELS) this.#quotaRefusals.inc({ quota }, 0)
@@ -399,6 +405,11 @@ export class Metrics {
   /** A call refused beyond a fair share; `quota` one of QUOTA_LABELS. */
   quotaShareRefused(quota: string): void {
     this.#quotaRefusals.inc({ quota: oneOf(QUOTA_LABELS, quota) })
+  }
+
+  /** One statement sent to PostgreSQL: the store's pool tells of each (openStore's `onStatement`). */
+  storeStatement(): void {
+    this.#storeStatements.inc()
   }
 
   #tool(name: string): string {

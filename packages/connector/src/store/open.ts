@@ -49,6 +49,8 @@ export interface StoreOptions {
   dataDir: string
   /** Errors of idle PostgreSQL connections, for the caller to log; the pool recovers by itself. */
   onConnectionError?: (error: Error) => void
+  /** Told of every statement sent to PostgreSQL, for the caller to count; never on SQLite. */
+  onStatement?: () => void
 }
 
 /** Opens the store and brings its schema up to date. */
@@ -56,12 +58,16 @@ export async function openStore({
   databaseUrl,
   dataDir,
   onConnectionError,
+  onStatement,
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
   // Each engine's driver is loaded only when it is the one in use (engine.ts).
   const { pool, dialect, prepareRead, channels } =
     engine === 'postgres'
-      ? (await import('./postgres.js')).postgresEngine(databaseUrl!, { onConnectionError })
+      ? (await import('./postgres.js')).postgresEngine(databaseUrl!, {
+          onConnectionError,
+          onStatement,
+        })
       : {
           pool: undefined,
           channels: processChannels(),

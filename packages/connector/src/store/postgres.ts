@@ -11,6 +11,8 @@ const MAX_POOL_SIZE = 1000
 export interface PostgresOptions {
   /** Errors of idle pooled connections (a server restart, say): the pool replaces them. */
   onConnectionError?: (error: Error) => void
+  /** Told of every statement sent on the pool or on a client taken from it (for metrics). */
+  onStatement?: () => void
 }
 
 /**
@@ -52,6 +54,7 @@ function postgresPool(databaseUrl: string, options: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
+    ...(options.onStatement && { Client: countingClient(options.onStatement) }),
     // An unreachable server fails the call instead of waiting for ever.
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
@@ -60,6 +63,21 @@ function postgresPool(databaseUrl: string, options: PostgresOptions): pg.Pool {
   // Without a listener, an idle connection's error would crash the process.
   pool.on('error', (error) => options.onConnectionError?.(error))
   return pool
+}
+
+/**
+ * The pool's connections, each telling `onStatement` of every statement it sends: `pool.query`
+ * runs on one of them, and so do kysely's queries and transactions and the rate limiters'. The
+ * LISTEN connection of the channels is not the pool's and is not counted.
+ */
+function countingClient(onStatement: () => void) {
+  return class CountingClient extends pg.Client {
+    // One signature for pg's overloads: every one of them sends one statement.
+    override query(...args: unknown[]): never {
+      onStatement()
+      return (super.query as (...args: unknown[]) => never)(...args)
+    }
+  }
 }
 
 /** Reads and removes `?max=`, which is ours and not a libpq parameter. */

@@ -72,8 +72,11 @@ export interface SuiteOptions {
 export const testProfile = (): ProfileName =>
   process.env.TEST_UPSTREAM_PROFILE === 'google' ? 'google' : 'generic'
 
+/** Where a sandbox answers: its generic origin and its Google one. */
+export type SandboxOrigins = Pick<RunningSandbox, 'url' | 'googleUrl'>
+
 /** The connector's settings for the sandbox in the dialect of `profile`. */
-export const upstreamOf = (sandbox: RunningSandbox, profile: ProfileName) =>
+export const upstreamOf = (sandbox: SandboxOrigins, profile: ProfileName) =>
   profile === 'google' ? googleSandboxUpstream(sandbox.googleUrl) : sandboxUpstream(sandbox.url)
 
 /**

@@ -74,7 +74,7 @@ const GRANT_STEPS = [
   [100_000, '100k'],
 ] as const
 /** The most QUOTA_TASKS_QUERIES_PER_DAY takes: no day of the bench comes near it. */
-const UNLIMITED_QUOTA = '100000000000000'
+const UNLIMITED_QUOTA = String(10 ** 12)
 
 /**
  * Every person comes from this one address, and the runaway's loop must run hot: the limits per

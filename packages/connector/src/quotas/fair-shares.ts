@@ -71,8 +71,8 @@ const FLUSH_MS = 1_000
 const PERSON_FRESH_MS = 30_000
 /** The day's totals behind a decision beyond a share. */
 const SUMMARY_FRESH_MS = 5_000
-/** The people holding grants change slowly. */
-const PEOPLE_FRESH_MS = 60_000
+/** The people holding grants: read again every 10 s, as a roll-out brings hundreds at once. */
+const PEOPLE_FRESH_MS = 10_000
 /** Kept for people who come back after more than a week: a tenth of the quota. */
 const RETURNING_RESERVE = 0.1
 /** Fair shares look back a week for who uses a quota; the table keeps a day more. */
@@ -252,16 +252,18 @@ export class FairShares {
   }
 
   /**
-   * What `person` spent today: their total as last read (or added to) here, and what this replica
-   * counted since. Never waited for: a person first seen today counts from 0 while their total is
-   * read, and one nearing their share is read again when their total is old. Each replica adds
-   * what it counts once a second and reads the total back, so a person calling several replicas
-   * is known to each within a second; at worst, a replica lets one call too many through.
+   * What `person` spent today: their total as this replica last added to it (or read it), and
+   * what it counted since. Nothing is waited for: a person first seen here counts from 0 until
+   * the next batch (within a second) brings back their total, and one nearing their share whose
+   * total is old is read again in the background. So a person calling several replicas is known
+   * to each within a second of being counted there: at worst each replica lets a second's calls
+   * of theirs through beyond their share (two, at the default tool-call limit).
    */
   #usedBy(quota: SharedQuotaName, today: QuotaDay, person: string, share: number, now: number) {
     const known = today.known.get(person)
     const counted = today.counts.unwritten(person)
-    const stale = !known || (now - known.readAt > PERSON_FRESH_MS && known.used * 2 >= share)
+    const stale =
+      known !== undefined && now - known.readAt > PERSON_FRESH_MS && known.used * 2 >= share
     if (stale && !today.reading.has(person)) {
       today.reading.add(person)
       this.#deps.use

@@ -451,7 +451,9 @@ describe('what the inputs accept, the sandbox accepts', () => {
           expect(res.status, res.text.slice(0, 300)).toBe(200)
         },
       ),
-      { numRuns: 100 },
+      // About a quarter of the records pass the schema (19 of 100 in one run): 200 of them keep
+      // the count of calls sent well above 20.
+      { numRuns: 200 },
     )
     expect(sent).toBeGreaterThan(20)
   })

@@ -82,6 +82,8 @@ const KEPT_DAYS = 8
 
 type Summary = DaySummary & { share: number; readAt: number }
 
+/** Digests of people remembered at most (some 200 bytes each). */
+const MAX_DIGESTS = 10_000
 /** Decisions beyond a share, remembered for so many people at most. */
 const MAX_SUMMARIES = 1_000
 
@@ -114,6 +116,7 @@ export class FairShares {
   readonly #now: () => number
   readonly #days = new Map<SharedQuotaName, QuotaDay>()
   readonly #people = new Map<ServiceName, PeopleHolding & { readAt: number }>()
+  readonly #digests = new Map<string, string>()
   #storeFailing = false
   #sweptDay = ''
 
@@ -128,7 +131,9 @@ export class FairShares {
     const today = this.#today(quota, now)
     const person = this.#digest(account)
     const limit = this.#deps.limits[quota]
-    const { people, recent } = await this.#peopleOf(SHARED_QUOTAS[quota].service, now)
+    // Known people are answered without a promise: this is on every call's path.
+    const holding = this.#peopleOf(SHARED_QUOTAS[quota].service, now)
+    const { people, recent } = holding instanceof Promise ? await holding : holding
     const share = shareOf(limit, people)
     const used = this.#usedBy(quota, today, person, share, now)
     if (used < share) return ALLOWED
@@ -307,7 +312,7 @@ export class FairShares {
   }
 
   /** Read once; then, when old, read again in the background while the last count serves. */
-  async #peopleOf(service: ServiceName, now: number): Promise<PeopleHolding> {
+  #peopleOf(service: ServiceName, now: number): PeopleHolding | Promise<PeopleHolding> {
     const last = this.#people.get(service)
     const read = () =>
       this.#deps.peopleHolding(service, now - WEEK_DAYS * DAY_MS).then((holding) => {
@@ -326,8 +331,15 @@ export class FairShares {
     return last
   }
 
+  /** A person's digest, remembered: an HMAC costs more than the rest of a decision. */
   #digest(account: string): string {
-    return createHmac('sha256', this.#deps.keySecret).update(account).digest('hex')
+    let digest = this.#digests.get(account)
+    if (digest === undefined) {
+      if (this.#digests.size >= MAX_DIGESTS) this.#digests.clear()
+      digest = createHmac('sha256', this.#deps.keySecret).update(account).digest('hex')
+      this.#digests.set(account, digest)
+    }
+    return digest
   }
 }
 

@@ -34,16 +34,16 @@ import { emit } from './stats.js'
  * entry) - and real people, each connected through the real OAuth flow with a task list at the
  * provider.
  *
- * 1. A pilot of ten people joins; the replicas' memory after a load pass (10 grants).
+ * 1. A pilot of ten people joins; the replicas' memory and CPU per call in a load pass (10 grants).
  * 2. The rest of the organization joins: a thousand people.
  * 3. Their day, under a project's daily quota at the provider (and the connector's
  *    QUOTA_TASKS_QUERIES_PER_DAY) of ten queries a person, while one person's assistant loops.
  *    The pilot's calls before it count against that day too; the pilot makes none during it.
- * 4. The replicas restarted with the quotas lifted; memory after a load pass (1k grants); the
+ * 4. The replicas restarted with the quotas lifted; a load pass (1k grants); the
  *    latency of a list_tasks call through the front and made directly at the provider, at
  *    concurrency 1, 8 and 32; the statements the replicas send PostgreSQL and their CPU time
  *    per read, and the statements per change.
- * 5. Grants copied in SQL up to 10,000 and 100,000; a load pass and memory after each.
+ * 5. Grants copied in SQL up to 10,000 and 100,000; a load pass at each.
  */
 
 const PILOT = 10
@@ -135,7 +135,7 @@ export async function benchOrganization(): Promise<void> {
     )
     if (change.value !== 'ok') throw new Error(`the pilot's change ended ${change.value}`)
     const pilot = [firstMember, ...(await join(org, pilotUsers))]
-    emit('rss_mb_per_replica_10_grants', await memoryAfterPass(replicas, pilot), 'MB')
+    emitPass('10', await loadPass(replicas, pilot))
     say(`pilot: joining costs ${joining.queries} queries, a change ${change.queries}`)
 
     // 2. The organization joins.
@@ -173,7 +173,7 @@ export async function benchOrganization(): Promise<void> {
     await liftSandboxQuotas(sandbox.url)
     const everyone = [...pilot, ...people]
     const lifted = { QUOTA_TASKS_QUERIES_PER_DAY: UNLIMITED_QUOTA }
-    emit('rss_mb_per_replica_1k_grants', await memoryAfterPass(replicas, everyone, lifted), 'MB')
+    emitPass('1k', await loadPass(replicas, everyone, lifted))
     await measureCalls(everyone, sandbox.url, replicas)
     await measureChanges(flow.url, people.slice(1, 1 + CHANGES), replicas)
     say('calls measured')
@@ -181,7 +181,7 @@ export async function benchOrganization(): Promise<void> {
     // 5. More grants.
     for (const [total, name] of GRANT_STEPS) {
       await copyGrants(database.client, total)
-      emit(`rss_mb_per_replica_${name}_grants`, await memoryAfterPass(replicas, everyone), 'MB')
+      emitPass(name, await loadPass(replicas, everyone))
     }
     say('done')
   } finally {
@@ -237,19 +237,29 @@ async function measureChanges(base: string, people: readonly Member[], replicas:
 }
 
 /**
- * The largest replica's resident memory, in MB, once the replicas were started afresh (with
- * `env` over theirs) and served PASS_CALLS reads spread over `people`, PASS_AT_ONCE at a time.
+ * A load pass: the replicas started afresh (with `env` over theirs), then PASS_CALLS reads spread
+ * over `people`, PASS_AT_ONCE at a time, and a second's rest. What it cost the replicas' CPU per
+ * call (a fresh start's warm-up included, alike at every size), and the largest replica's
+ * resident memory after it, in MB.
  */
-async function memoryAfterPass(
+async function loadPass(
   replicas: ReplicaSet,
   people: readonly Member[],
   env: Record<string, string> = {},
-): Promise<number> {
+): Promise<{ rssMb: number; cpuMsPerCall: number }> {
   await replicas.restart(env)
+  const before = await readReplicas(replicas)
   let turn = 0
   await batch(() => people[turn++ % people.length]!.read, PASS_AT_ONCE, PASS_CALLS)
+  const used = since(before, await readReplicas(replicas))
   await new Promise((resolve) => setTimeout(resolve, 1_000))
-  return largestRssMb(replicas)
+  return { rssMb: largestRssMb(replicas), cpuMsPerCall: used.cpuMs / PASS_CALLS }
+}
+
+/** A load pass's figures at a number of grants held: `10`, `1k`, `10k`, `100k`. */
+function emitPass(grants: string, pass: { rssMb: number; cpuMsPerCall: number }) {
+  emit(`rss_mb_per_replica_${grants}_grants`, pass.rssMb, 'MB')
+  emit(`cpu_ms_per_call_replica_${grants}_grants`, pass.cpuMsPerCall, 'ms')
 }
 
 const users = (prefix: string, count: number) =>

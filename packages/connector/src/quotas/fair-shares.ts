@@ -22,8 +22,9 @@ import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
  * Counting costs the hot path no statement: each replica counts in memory and adds its counts to
  * the shared table about once a second (quota-use.ts), reading back each person's total in the
  * same statement. What replicas have not yet added is at most a second of calls, a few queries
- * against shares of tens or thousands. A person not seen lately is read once before their call;
- * the day's totals behind a decision beyond a share are read again every few seconds.
+ * against shares of tens or thousands. A person first seen on a replica counts from 0 until that
+ * batch brings their total back; the day's totals behind a decision beyond a share are read again
+ * every few seconds.
  *
  * When the store cannot be reached, counts wait in memory and the decisions go on from what is
  * known: a store failure never stops a call (the rate limits behave the same way).
@@ -67,7 +68,7 @@ export type ShareVerdict = { allowed: true } | { allowed: false; refusal: ShareR
 
 /** How often counts are added to the shared table. */
 const FLUSH_MS = 1_000
-/** A person's total read longer ago than this is read again before a decision. */
+/** A person's total read longer ago than this is read again, in the background, near their share. */
 const PERSON_FRESH_MS = 30_000
 /** The day's totals behind a decision beyond a share. */
 const SUMMARY_FRESH_MS = 5_000
@@ -133,7 +134,9 @@ export class FairShares {
     const limit = this.#deps.limits[quota]
     // Known people are answered without a promise: this is on every call's path.
     const holding = this.#peopleOf(SHARED_QUOTAS[quota].service, now)
-    const { people, recent } = holding instanceof Promise ? await holding : holding
+    const held = holding instanceof Promise ? await holding : holding
+    // The caller holds a grant, whatever a count read before it was made says.
+    const people = Math.max(1, held.people)
     const share = shareOf(limit, people)
     const used = this.#usedBy(quota, today, person, share, now)
     if (used < share) return ALLOWED
@@ -144,7 +147,8 @@ export class FairShares {
     // Kept: the others' shares, less what they spent within them, but for the people away: of
     // theirs, a tenth of the quota. Someone who both connected and spent this week counts twice
     // here, so that too much is kept rather than too little.
-    const away = Math.max(0, people - recent - summary.active)
+    // The caller is never among those away: they are calling.
+    const away = Math.max(0, Math.min(people - 1, people - held.recent - summary.active))
     const kept =
       share * (people - away - 1) -
       summary.within +

@@ -162,6 +162,13 @@ describeEachEngine('fair shares of a daily quota', (engine) => {
     expect(await one.calls('away-0', 10)).toEqual(times(true, 10))
   })
 
+  it('a count of people read before the caller connected still holds them to the quota', async () => {
+    const store = await engine.openStore(await engine.newLocation())
+    const { replica } = world(store, { tasksQueriesPerDay: 5 })
+    // Nobody holds a grant as the count is read: the caller is one person, with the whole quota.
+    expect(await replica().calls('ada', 7)).toEqual([...times(true, 5), ...times(false, 2)])
+  })
+
   it('the log warns once a day when the project has spent most of a quota', async () => {
     const store = await engine.openStore(await engine.newLocation())
     const lines: string[] = []

@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { QuotaSettings, ServiceName, SharedQuotaName } from '../config/config.js'
 import type { QuotaStanding } from '../metrics/metrics.js'
 import { CountBuffer } from '../store/count-buffer.js'
+import { keyedDigests } from '../store/keyed-digests.js'
 import { daysBefore, pacificDay, type PacificDay } from './pacific-day.js'
 import type { DaySummary, QuotaUse } from './quota-use.js'
 import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
@@ -83,8 +83,6 @@ const KEPT_DAYS = 8
 
 type Summary = DaySummary & { share: number; readAt: number }
 
-/** Digests of people remembered at most (some 200 bytes each). */
-const MAX_DIGESTS = 10_000
 /** Decisions beyond a share, remembered for so many people at most. */
 const MAX_SUMMARIES = 1_000
 
@@ -117,13 +115,15 @@ export class FairShares {
   readonly #now: () => number
   readonly #days = new Map<SharedQuotaName, QuotaDay>()
   readonly #people = new Map<ServiceName, PeopleHolding & { readAt: number }>()
-  readonly #digests = new Map<string, string>()
+  /** A person as the table knows them: a keyed digest of their account. */
+  readonly #digest: (account: string) => string
   #storeFailing = false
   #sweptDay = ''
 
   constructor(deps: FairSharesDeps) {
     this.#deps = deps
     this.#now = deps.now ?? Date.now
+    this.#digest = keyedDigests(deps.keySecret)
   }
 
   /** Whether `account` may make a call that spends `quota` now. Counts nothing. */
@@ -202,8 +202,9 @@ export class FairShares {
     const kept = await this.#deps.use.add(rows)
     const now = this.#now()
     for (const row of kept) today.known.set(row.person, { used: row.used, readAt: now })
-    for (const summary of today.summaries.values())
-      for (const n of batch.values()) summary.spent += n
+    let added = 0
+    for (const n of batch.values()) added += n
+    for (const summary of today.summaries.values()) summary.spent += added
     if (this.#storeFailing) this.#deps.log.info('quota counts reach the store again')
     this.#storeFailing = false
   }
@@ -333,17 +334,6 @@ export class FairShares {
       read().catch(() => {})
     }
     return last
-  }
-
-  /** A person's digest, remembered: an HMAC costs more than the rest of a decision. */
-  #digest(account: string): string {
-    let digest = this.#digests.get(account)
-    if (digest === undefined) {
-      if (this.#digests.size >= MAX_DIGESTS) this.#digests.clear()
-      digest = createHmac('sha256', this.#deps.keySecret).update(account).digest('hex')
-      this.#digests.set(account, digest)
-    }
-    return digest
   }
 }
 

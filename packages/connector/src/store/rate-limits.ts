@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type pg from 'pg'
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import type { RateLimitName } from '../config/config.js'
+import { keyedDigests } from './keyed-digests.js'
 import type { ConnectorDatabase } from './schema.js'
 
 /**
@@ -136,8 +136,7 @@ export function postgresRateLimiters(pool: pg.Pool, db: Kysely<ConnectorDatabase
       inMemoryBlockOnConsumed: limit.points + 1,
     })
     const fallback = memoryRateLimiter(limit)
-    const digestOf = (key: string) =>
-      createHmac('sha256', limit.keySecret).update(key).digest('hex')
+    const digestOf = keyedDigests(limit.keySecret)
     return {
       name: limit.name,
       points: limit.points,
@@ -188,7 +187,7 @@ function leasingLimiter(
   /** Blocks being taken, by key. */
   const leasing = new Map<string, Promise<Lease>>()
   const fallback = memoryRateLimiter(limit)
-  const digestOf = (key: string) => createHmac('sha256', limit.keySecret).update(key).digest('hex')
+  const digestOf = keyedDigests(limit.keySecret)
 
   /** Takes a block of the key's window: what the table grants of it, and when the window ends. */
   async function lease(digest: string, now: number): Promise<Lease> {

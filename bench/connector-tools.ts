@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -16,6 +16,8 @@ import {
 } from '@countersign/connector/testing'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import type { Runtime } from './runtime.js'
+import { cpuMs, rssMb } from './processes.js'
+import { providerToken, seedTaskList } from './provider.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -67,7 +69,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
     const direct: Target = {
       url: `${sandbox.url}/tasks/v1/lists/${tasklist}/tasks`,
       method: 'GET',
-      headers: { authorization: `Bearer ${await providerToken(sandbox.url)}` },
+      headers: { authorization: `Bearer ${await providerToken(sandbox.url, USER)}` },
       ok: (body) => body.includes('"kind":"tasks#tasks"') && countTasks(body) === TASKS,
     }
     const proxyPort = await freePort()
@@ -77,7 +79,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
       proxyPort,
       {
         UPSTREAM_URL: direct.url,
-        UPSTREAM_TOKEN: await providerToken(sandbox.url),
+        UPSTREAM_TOKEN: await providerToken(sandbox.url, USER),
         PORT: String(proxyPort),
       },
       command,
@@ -236,30 +238,9 @@ function listTasks(base: string, token: string, tasklist: string, revision: Revi
  */
 const countTasks = (body: string) => body.split('tasks#task"').length - 1
 
-async function providerToken(sandboxUrl: string): Promise<string> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: USER, scopes: ['tasks'] }),
-  })
-  return ((await res.json()) as { access_token: string }).access_token
-}
-
 /** A list of 20 tasks of the person's, made through the provider's API. */
 async function seedTasks(sandboxUrl: string): Promise<string> {
-  const token = await providerToken(sandboxUrl)
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${sandboxUrl}/tasks/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    if (!res.ok) throw new Error(`seeding: ${res.status} ${await res.text()}`)
-    return (await res.json()) as { id: string }
-  }
-  const { id } = await post('/lists', { title: 'Bench' })
-  for (let i = TASKS; i >= 1; i--) await post(`/lists/${id}/tasks`, { title: `Task ${i}` })
-  return id
+  return seedTaskList(sandboxUrl, await providerToken(sandboxUrl, USER), 'Bench', TASKS)
 }
 
 /**
@@ -364,18 +345,4 @@ async function startChild(
     { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', ...metrics, ...env },
     { nodeFlags, ...(command && { command }) },
   )
-}
-
-/** CPU time (user and system) a process has used, from /proc (Linux; 100 ticks a second). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** Resident memory of a process, from /proc (Linux). */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1])
-  return kb / 1024
 }

@@ -24,7 +24,7 @@ import { runDay } from './organization/day.js'
 import { batch, emitLatency, interleaved } from './organization/latency.js'
 import { connect, join, organization, seed } from './organization/people.js'
 import { largestRssMb, readReplicas, since } from './organization/readings.js'
-import { liftSandboxQuotas } from './sandbox-quotas.js'
+import { liftSandboxQuotas, setSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
 
 /**
@@ -110,7 +110,7 @@ export async function benchOrganization(): Promise<void> {
     const quota = QUERIES_PER_PERSON * holders
     // The day's quota at the provider; every other quota lifted (a bench's thousands of calls).
     await liftSandboxQuotas(sandbox.url)
-    await setTasksQuota(sandbox.url, quota)
+    await setSandboxQuotas(sandbox.url, { tasksQueriesPerDay: quota })
     replicas = await startReplicas({
       databaseUrl: database.url,
       sandbox: { url: sandbox.url, googleUrl: `http://127.0.0.1:${googlePort}` },
@@ -264,15 +264,6 @@ function emitPass(grants: string, pass: { rssMb: number; cpuMsPerCall: number })
 
 const users = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `org-${prefix}-${String(i).padStart(4, '0')}`)
-
-async function setTasksQuota(sandboxUrl: string, queries: number) {
-  const res = await fetch(`${sandboxUrl}/_sandbox/quotas`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ tasksQueriesPerDay: queries }),
-  })
-  if (!res.ok) throw new Error(`the sandbox kept its Tasks quota: ${await res.text()}`)
-}
 
 /**
  * What `step` made the provider count as Tasks queries: the requests to its task API that its

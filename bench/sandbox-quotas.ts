@@ -12,10 +12,18 @@ export async function liftSandboxQuotas(sandboxUrl: string): Promise<void> {
   const current = await fetch(`${sandboxUrl}/_sandbox/quotas`)
   if (!current.ok) throw new Error(`the sandbox did not list its quotas: ${await current.text()}`)
   const names = Object.keys((await current.json()) as Record<string, number>)
-  const lifted = await fetch(`${sandboxUrl}/_sandbox/quotas`, {
+  await setSandboxQuotas(sandboxUrl, Object.fromEntries(names.map((name) => [name, UNLIMITED])))
+}
+
+/** Sets quotas of the sandbox at `sandboxUrl` by Google's names (`tasksQueriesPerDay`, ...). */
+export async function setSandboxQuotas(
+  sandboxUrl: string,
+  limits: Record<string, number>,
+): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/quotas`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(Object.fromEntries(names.map((name) => [name, UNLIMITED]))),
+    body: JSON.stringify(limits),
   })
-  if (!lifted.ok) throw new Error(`the sandbox kept its quotas: ${await lifted.text()}`)
+  if (!res.ok) throw new Error(`the sandbox kept its quotas: ${await res.text()}`)
 }

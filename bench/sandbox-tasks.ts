@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RowCounter } from '../packages/sandbox/src/db/row-counter.js'
-import { startSandbox } from '../packages/sandbox/src/server/start.js'
+import { startSandbox } from '@countersign/sandbox'
 import { seedTasks } from '../packages/sandbox/src/tasks/seed.js'
+import { providerApi, providerToken } from './provider.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit, p50, timed } from './stats.js'
 
@@ -20,7 +21,7 @@ export async function benchSandboxTasks(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, dataDir, plugins: [rows] })
   try {
     await liftSandboxQuotas(sandbox.url)
-    const api = apiFor(sandbox.url, await tokenFor(sandbox.url, 'bench'))
+    const api = providerApi(sandbox.url, await providerToken(sandbox.url, 'bench'))
     const small = (await api('POST', '/tasks/v1/lists', { title: '100 tasks' })).id as string
     const large = (await api('POST', '/tasks/v1/lists', { title: '20,000 tasks' })).id as string
     await seedTasks(sandbox.db, { user: 'bench', tasklist: small, count: 100 })
@@ -100,30 +101,5 @@ export async function benchSandboxTasks(): Promise<void> {
   } finally {
     await sandbox.close()
     rmSync(dataDir, { recursive: true, force: true })
-  }
-}
-
-async function tokenFor(base: string, user: string): Promise<string> {
-  const res = await fetch(`${base}/_sandbox/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user, scopes: ['tasks'] }),
-  })
-  return ((await res.json()) as { access_token: string }).access_token
-}
-
-function apiFor(base: string, token: string) {
-  return async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(base + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    })
-    const text = await res.text()
-    if (!res.ok) throw new Error(`${method} ${path.split('?')[0]}: ${res.status} ${text}`)
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {}
   }
 }

@@ -6,6 +6,7 @@ import type { ServiceName } from '../packages/connector/src/services/catalog.js'
 import { stopProcess } from '@countersign/connector/testing'
 import { startStack } from './connector-tools.js'
 import { MODERN, once, timedOnce, toolCall, type Target } from './load.js'
+import { providerToken } from './provider.js'
 import { emit, p50 } from './stats.js'
 
 /**
@@ -54,7 +55,7 @@ export async function benchToolLatency(bench: ToolLatency): Promise<void> {
       url: `${sandbox.url}${path}`,
       method: 'POST',
       headers: {
-        authorization: `Bearer ${await providerToken(sandbox.url, bench)}`,
+        authorization: `Bearer ${await providerToken(sandbox.url, bench.user, { scopes: [bench.scope] })}`,
         'content-type': 'application/json',
       },
       body: JSON.stringify(body),
@@ -106,13 +107,4 @@ function tableRows(answer: string): number | undefined {
     result?: { isError?: boolean; structuredContent?: { rows?: unknown[] } }
   }
   return result?.isError ? undefined : result?.structuredContent?.rows?.length
-}
-
-async function providerToken(sandboxUrl: string, bench: ToolLatency): Promise<string> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: bench.user, scopes: [bench.scope] }),
-  })
-  return ((await res.json()) as { access_token: string }).access_token
 }

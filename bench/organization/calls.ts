@@ -51,36 +51,19 @@ export function readDirectly(sandboxUrl: string, user: Member): Target {
   }
 }
 
-/** Sends `target` once; its outcome, read from the answer. */
+/** Sends a tool call once; its outcome, read from the answer. */
 export async function send(target: Target): Promise<Outcome> {
-  return outcomeOf(target, await answerTo(target))
-}
-
-/** What came back: the status and the whole body, or undefined when nothing did. */
-export interface Answer {
-  status: number
-  text: string
-}
-
-/** Sends `target` once and reads its whole answer. */
-export async function answerTo(target: Target): Promise<Answer | undefined> {
   try {
     const res = await fetch(target.url, {
       method: target.method,
       headers: target.headers,
       body: target.body,
     })
-    return { status: res.status, text: await res.text() }
+    const text = await res.text()
+    return res.ok ? outcomeOfAnswer(text) : 'failed'
   } catch {
-    return undefined
+    return 'failed'
   }
-}
-
-/** The outcome of an answer to `target`: a provider's page, or a tool call's result. */
-export function outcomeOf(target: Target, answer: Answer | undefined): Outcome {
-  if (!answer || answer.status < 200 || answer.status > 299) return 'failed'
-  if (target.method === 'GET') return target.ok(answer.text) ? 'ok' : 'failed'
-  return outcomeOfAnswer(answer.text)
 }
 
 /** A JSON-RPC answer to a tools/call, as an outcome. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { Mulberry32 } from '../../packages/sandbox/src/synthetic/random.js'
 import { approvedCreate, send, type Member, type Outcome } from './calls.js'
 
 /**
@@ -118,24 +119,14 @@ export async function runDay(plan: DayPlan): Promise<DayResult> {
 
 /** The others' visits, at moments spread at random over the day (the same every run). */
 function schedule(plan: DayPlan): Visit[] {
-  const random = mulberry32(20_260_728)
+  const random = new Mulberry32(20_260_728)
   const visits: Visit[] = []
   plan.people.forEach((person, index) => {
     if (person === plan.runaway) return
     for (let i = 0; i < READS_PER_PERSON; i++)
-      visits.push({ at: random() * plan.ms, person, change: false })
-    if (index % CHANGE_EVERY === 0) visits.push({ at: random() * plan.ms, person, change: true })
+      visits.push({ at: random.next() * plan.ms, person, change: false })
+    if (index % CHANGE_EVERY === 0)
+      visits.push({ at: random.next() * plan.ms, person, change: true })
   })
   return visits.sort((a, b) => a.at - b.at)
-}
-
-/** A small seeded generator of numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }

@@ -1,6 +1,5 @@
-import type { Target } from '../load.js'
+import { timedOnce, type Target } from '../load.js'
 import { emit, percentile } from '../stats.js'
-import { answerTo, outcomeOf } from './calls.js'
 
 /**
  * Calls at a given concurrency, each timed until its whole answer is read: `concurrency`
@@ -17,7 +16,7 @@ export async function batch(
   const worker = async () => {
     while (sent < calls) {
       sent++
-      times.push(await timed(next()))
+      times.push(await timedOnce(next()))
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -32,21 +31,10 @@ export async function interleaved(
 ): Promise<[number[], number[]]> {
   const times: [number[], number[]] = [[], []]
   for (let i = 0; i < calls; i++) {
-    times[0].push(await timed(first()))
-    times[1].push(await timed(second()))
+    times[0].push(await timedOnce(first()))
+    times[1].push(await timedOnce(second()))
   }
   return times
-}
-
-async function timed(target: Target): Promise<number> {
-  const started = performance.now()
-  const answer = await answerTo(target)
-  const ms = performance.now() - started
-  // Checked after the clock stops, as bench/load.ts does.
-  const outcome = outcomeOf(target, answer)
-  if (outcome !== 'ok')
-    throw new Error(`${target.method} ${new URL(target.url).pathname} ended ${outcome}`)
-  return ms
 }
 
 /** `call_{p50,p95,p99}_ms_c{concurrency}_{path}`. */

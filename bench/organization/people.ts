@@ -1,4 +1,5 @@
 import type { AuthorizationFlow } from '@countersign/connector/testing'
+import { providerToken, seedTaskList } from '../provider.js'
 import { readThroughConnector, TASKS_PER_LIST, type Member } from './calls.js'
 
 /**
@@ -57,8 +58,10 @@ export interface Seeded {
 
 /** Makes the person's list and tasks at the provider. */
 export async function seed(org: Organization, user: string): Promise<Seeded> {
-  const providerToken = await tokenAtProvider(org.sandboxUrl, user)
-  return { user, tasklist: await seedList(org.sandboxUrl, providerToken), providerToken }
+  // A day long, whatever the sandbox's token lifetime: the bench must not see one expire.
+  const token = await providerToken(org.sandboxUrl, user, { expiresInSeconds: 86_400 })
+  const tasklist = await seedTaskList(org.sandboxUrl, token, 'Work', TASKS_PER_LIST)
+  return { user, tasklist, providerToken: token }
 }
 
 /** Connects the person's assistant (the `index`th person's: assistants in turn) to Tasks. */
@@ -71,33 +74,4 @@ export async function connect(org: Organization, seeded: Seeded, index: number):
   })
   const member = { ...seeded, accessToken: tokens.access_token }
   return { ...member, read: readThroughConnector(flow.url, member) }
-}
-
-/** A token of the person's own at the provider, as the sandbox's control API gives one. */
-async function tokenAtProvider(sandboxUrl: string, user: string): Promise<string> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    // Under the control API's own client: another project than the connector's, whose daily
-    // quota this does not touch.
-    body: JSON.stringify({ user, scopes: ['tasks'], expires_in: 86_400 }),
-  })
-  if (!res.ok) throw new Error(`no provider token for ${user}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { access_token: string }).access_token
-}
-
-/** A list "Work" with TASKS_PER_LIST tasks, made through the provider's API; its id. */
-async function seedList(sandboxUrl: string, token: string): Promise<string> {
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${sandboxUrl}/tasks/v1${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    if (!res.ok) throw new Error(`seeding: ${res.status} ${await res.text()}`)
-    return (await res.json()) as { id: string }
-  }
-  const { id } = await post('/lists', { title: 'Work' })
-  for (let i = TASKS_PER_LIST; i >= 1; i--) await post(`/lists/${id}/tasks`, { title: `Task ${i}` })
-  return id
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import type { ReplicaSet } from '@countersign/connector/testing'
+import { cpuMs, rssMb } from '../processes.js'
 
 /**
  * What the replicas' processes say of themselves: the statements each sent to PostgreSQL (its
@@ -35,19 +35,7 @@ async function statementsOf(metricsUrl: string): Promise<number> {
   return Number(line[1])
 }
 
-/** CPU time (user and system) a process has used, from /proc (100 ticks a second). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
 /** The largest resident memory of the replicas, in MB. */
 export function largestRssMb(replicas: ReplicaSet): number {
-  return Math.max(
-    ...replicas.processes.map(({ pid }) => {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024
-    }),
-  )
+  return Math.max(...replicas.processes.map(({ pid }) => rssMb(pid)))
 }

@@ -16,11 +16,11 @@ import type { StoreLocation } from './engines.js'
 /**
  * Several connector processes on one database behind one public URL, as a deployment runs them
  * (docs/design.md, "MCP endpoints": no request may depend on reaching the replica that served an
- * earlier one): each replica is `npm start` (or, for a bench, the compiled `countersign start`) in
- * a child process (SANDBOX=0, the same VAULT_KEY and PUBLIC_URL; under the Google profile,
- * UPSTREAM_* naming the sandbox's Google origin, as an operator would name a provider), and a
- * front in this process hands every request to the next replica in turn - strictly alternating,
- * whatever the client, the browser or the page.
+ * earlier one): each replica is `countersign start` (from the sources, or compiled for a bench)
+ * in a child process (the same VAULT_KEY and PUBLIC_URL; under the Google profile, UPSTREAM_*
+ * naming the sandbox's Google origin, as an operator would name a provider), and a front in this
+ * process hands every request to the next replica in turn - strictly alternating, whatever the
+ * client, the browser or the page.
  *
  *   const it = replicasForSuite(() => engine.location())        // in a test file
  *   const set = await startReplicas({ databaseUrl, sandbox })   // anywhere else; set.close()
@@ -118,7 +118,6 @@ export async function startReplicas(options: ReplicaSetOptions): Promise<Replica
     const started: ChildProcess[] = []
     try {
       const { pid } = await startProcess(started, program, ports[i]!, {
-        SANDBOX: '0',
         SANDBOX_PUBLIC_URL: sandbox.url,
         ...(profile === 'google' && upstreamEnvironment(upstreamOf(sandbox, profile))),
         PORT: String(ports[i]),

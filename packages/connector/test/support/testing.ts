@@ -16,13 +16,7 @@ export {
   type Person,
 } from './connector.js'
 export { describeEachEngine, describeOnPostgres } from './engines.js'
-export {
-  replicasForSuite,
-  startReplicas,
-  type ReplicaProcess,
-  type ReplicaSet,
-  type ReplicaSetOptions,
-} from './replicas.js'
+export { replicasForSuite, startReplicas, type ReplicaSet } from './replicas.js'
 export { dumpStore } from './store-dump.js'
 export { heldDate } from './clock.js'
 

@@ -1,5 +1,5 @@
-import { usageLimitError, type ProviderError } from '../http/errors.js'
-import { localNow } from '../synthetic/calendar.js'
+import { quotaExceededMessage, usageLimitError, type ProviderError } from '../http/errors.js'
+import { pacificNow } from '../synthetic/calendar.js'
 import type { QuotaLimits, QuotaName } from './quota-limits.js'
 
 /**
@@ -11,7 +11,7 @@ import type { QuotaLimits, QuotaName } from './quota-limits.js'
  */
 
 /** Who a quota is counted for: a project is the OAuth client the access token was issued to. */
-export type QuotaHolder = 'project' | 'user' | 'site'
+type QuotaHolder = 'project' | 'user' | 'site'
 
 interface RequestQuota {
   window: 'minute' | 'day'
@@ -34,7 +34,7 @@ const search = (window: RequestQuota['window'], holder: QuotaHolder, metric: str
   limit: `${metric} per ${window} per ${holder}`,
 })
 
-export const REQUEST_QUOTAS = {
+const REQUEST_QUOTAS = {
   tasksQueriesPerDay: {
     window: 'day',
     holder: 'project',
@@ -101,14 +101,13 @@ function refusal(name: RequestQuotaName): ProviderError {
   return usageLimitError(
     429,
     quota.window === 'minute' ? 'rateLimitExceeded' : 'quotaExceeded',
-    `Quota exceeded for quota metric '${quota.metric}' and limit '${quota.limit}' of service '${quota.service}' for consumer 'project_number:0'.`,
+    quotaExceededMessage(quota.metric, quota.limit, quota.service),
     quota.service,
     'RATE_LIMIT_EXCEEDED',
   )
 }
 
 const MAX_COUNTERS = 100_000
-const PACIFIC = 'America/Los_Angeles'
 
 export class RequestQuotas {
   /** Per quota and holder: the window counted and the requests in it. */
@@ -154,7 +153,7 @@ export class RequestQuotas {
    * falls on a whole minute, so the day cannot change within one.
    */
   #dayOf(minute: number, now: number): number {
-    if (this.#day?.minute !== minute) this.#day = { minute, day: localNow(PACIFIC, now).day }
+    if (this.#day?.minute !== minute) this.#day = { minute, day: pacificNow(now).day }
     return this.#day.day
   }
 }

@@ -151,8 +151,7 @@ export type UsageLimitReason = (typeof USAGE_LIMIT_REASONS)[number]
 export function usageLimit(reason: UsageLimitReason, code: number, service: string): ProviderError {
   const make = (message: string, infoReason: string) =>
     usageLimitError(code, reason, message, service, infoReason)
-  const quota = (limit: string) =>
-    `Quota exceeded for quota metric 'Queries' and limit '${limit}' of service '${service}' for consumer 'project_number:0'.`
+  const quota = (limit: string) => quotaExceededMessage('Queries', limit, service)
   switch (reason) {
     case 'rateLimitExceeded':
       return make(quota('Queries per minute'), 'RATE_LIMIT_EXCEEDED')
@@ -168,6 +167,11 @@ export function usageLimit(reason: UsageLimitReason, code: number, service: stri
         'SERVICE_DISABLED',
       )
   }
+}
+
+/** Google's message for a spent quota: its metric and limit, as Google names them, of `service`. */
+export function quotaExceededMessage(metric: string, limit: string, service: string): string {
+  return `Quota exceeded for quota metric '${metric}' and limit '${limit}' of service '${service}' for consumer 'project_number:0'.`
 }
 
 /** The names Google's messages give its services (a disabled API is named by its title). */

@@ -52,10 +52,10 @@ export function searchRoutes() {
   const api = new Hono<SandboxEnv>()
 
   api.get('/sites', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
+    const { user } = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
     return c.json({
-      siteEntry: (await ownedSites(c.var.sandbox.db, caller.user)).map((siteUrl) => ({
+      siteEntry: (await ownedSites(c.var.sandbox.db, user)).map((siteUrl) => ({
         siteUrl,
         permissionLevel: PERMISSION_LEVEL,
       })),
@@ -63,43 +63,31 @@ export function searchRoutes() {
   })
 
   api.get('/sites/:siteUrl', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
+    const { user } = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
-    const site = await siteOf(c, caller.user)
+    const site = await siteOf(c, user)
     return c.json({ siteUrl: site.siteUrl, permissionLevel: PERMISSION_LEVEL })
   })
 
   api.get('/sites/:siteUrl/sitemaps', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
+    const { user } = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     const { sitemapIndex } = readQuery(c, sitemapsQuery)
-    return c.json(
-      await listSitemaps(c.var.sandbox.db, caller.user, await siteOf(c, caller.user), sitemapIndex),
-    )
+    return c.json(await listSitemaps(c.var.sandbox.db, user, await siteOf(c, user), sitemapIndex))
   })
 
   api.get('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
+    const { user } = await requireAccess(c, 'webmasters', 'read', OTHER_QUOTAS)
     readQuery(c, noQuery)
     return c.json(
-      await getSitemap(
-        c.var.sandbox.db,
-        caller.user,
-        await siteOf(c, caller.user),
-        c.req.param('feedpath'),
-      ),
+      await getSitemap(c.var.sandbox.db, user, await siteOf(c, user), c.req.param('feedpath')),
     )
   })
 
   // The real API answers a submission with 204 and no body.
   api.put('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
-    const caller = await requireAccess(c, 'webmasters', 'write', OTHER_QUOTAS)
+    const { user } = await requireAccess(c, 'webmasters', 'write', OTHER_QUOTAS)
     readQuery(c, noQuery)
-    await submitSitemap(
-      c.var.sandbox.db,
-      caller.user,
-      await siteOf(c, caller.user),
-      c.req.param('feedpath'),
-    )
+    await submitSitemap(c.var.sandbox.db, user, await siteOf(c, user), c.req.param('feedpath'))
     return c.body(null, 204)
   })
 

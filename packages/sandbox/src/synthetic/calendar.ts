@@ -84,3 +84,11 @@ export function localNow(timeZone: string, now = Date.now()): LocalNow {
     hour: Number(parts.hour),
   }
 }
+
+/** Google's time zone: Search Console's dates, and the midnight its daily quotas reset at. */
+export const PACIFIC = 'America/Los_Angeles'
+
+/** Today's day and the current hour, in Pacific Time. */
+export function pacificNow(now = Date.now()): LocalNow {
+  return localNow(PACIFIC, now)
+}

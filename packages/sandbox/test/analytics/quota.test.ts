@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { analyticsClient, rejection } from '../google/clients.js'
-import { GOOGLE_DEFAULTS } from '../support/quotas.js'
+import { GOOGLE_DEFAULTS, setQuotas } from '../support/quotas.js'
 import { providerError, sandboxForSuite, type ApiResponse } from '../support/sandbox.js'
 import { analyticsUser, LAST_28_DAYS, metrics, type AnalyticsUser } from './client.js'
 
@@ -10,8 +10,6 @@ import { analyticsUser, LAST_28_DAYS, metrics, type AnalyticsUser } from './clie
  */
 
 const sandbox = sandboxForSuite()
-
-const setQuotas = (body: unknown) => sandbox.request('POST', '/_sandbox/quotas', { body })
 
 const sessions = { dateRanges: LAST_28_DAYS, metrics: metrics('sessions') }
 const withQuota = { ...sessions, returnPropertyQuota: true }
@@ -54,21 +52,21 @@ describe('analytics API: a property’s tokens run out', () => {
   })
   afterEach(async () => {
     vi.useRealTimers()
-    expect((await setQuotas(GOOGLE_DEFAULTS)).status).toBe(200)
+    expect((await setQuotas(sandbox, GOOGLE_DEFAULTS)).status).toBe(200)
   })
 
   it('GET /_sandbox/quotas answers Google’s limits; POST sets some and answers all in force', async () => {
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(GOOGLE_DEFAULTS)
-    const set = await setQuotas({ analyticsTokensPerDay: 10 })
+    const set = await setQuotas(sandbox, { analyticsTokensPerDay: 10 })
     expect(set.status).toBe(200)
     expect(set.body).toEqual({ ...GOOGLE_DEFAULTS, analyticsTokensPerDay: 10 })
-    expect((await setQuotas({})).body).toEqual(set.body)
+    expect((await setQuotas(sandbox, {})).body).toEqual(set.body)
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(set.body)
   })
 
   it('10 tokens a day: two reports run, the third is refused with Google’s 429 and costs nothing', async () => {
     const u = await analyticsUser(sandbox)
-    await setQuotas({ analyticsTokensPerDay: 10 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 10 })
     expect(await left(u)).toEqual({ day: 5, hour: 40_000 - 5 })
     expect(await left(u)).toEqual({ day: 0, hour: 40_000 - 10 })
     refused(await u.post('report', withQuota), 'day')
@@ -77,13 +75,13 @@ describe('analytics API: a property’s tokens run out', () => {
     // The property's other quota is its own.
     expect((await left(u, u.properties[1])).day).toBe(5)
     // Nothing was charged for the refusals: 10 spent, not 20.
-    await setQuotas({ analyticsTokensPerDay: 100 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 100 })
     expect(await left(u)).toEqual({ day: 100 - 15, hour: 40_000 - 15 })
   })
 
   it('at Google’s origin the refusal has no errors[], as Analytics Data words it', async () => {
     const u = await analyticsUser(sandbox)
-    await setQuotas({ analyticsTokensPerDay: 5 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 5 })
     await left(u)
     const res = await sandbox.googleRequest('POST', `/v1beta/properties/${u.property}:runReport`, {
       token: u.token,
@@ -96,17 +94,17 @@ describe('analytics API: a property’s tokens run out', () => {
 
   it('the hour’s tokens spent: "per hour", while the day has tokens left', async () => {
     const u = await analyticsUser(sandbox)
-    await setQuotas({ analyticsTokensPerHour: 5 })
+    await setQuotas(sandbox, { analyticsTokensPerHour: 5 })
     expect(await left(u)).toEqual({ day: 200_000 - 5, hour: 0 })
     refused(await u.post('report', sessions), 'hour')
     // Both spent: the day is said, the longer wait.
-    await setQuotas({ analyticsTokensPerDay: 5 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 5 })
     refused(await u.post('report', sessions), 'day')
   })
 
   it('a batch costs each of its reports, and is refused whole when they do not all fit', async () => {
     const u = await analyticsUser(sandbox)
-    await setQuotas({ analyticsTokensPerDay: 15 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 15 })
     refused(await u.post('reports', { requests: [sessions, sessions, sessions, sessions] }), 'day')
     expect((await u.post('reports', { requests: [sessions, sessions] })).status).toBe(200)
     expect(await left(u)).toEqual({ day: 0, hour: 40_000 - 15 })
@@ -114,7 +112,7 @@ describe('analytics API: a property’s tokens run out', () => {
 
   it('realtime reports spend the same tokens as core reports', async () => {
     const u = await analyticsUser(sandbox)
-    await setQuotas({ analyticsTokensPerDay: 10 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 10 })
     const realtime = { metrics: metrics('activeUsers'), returnPropertyQuota: true }
     expect((await u.realtime(realtime)).propertyQuota.tokensPerDay).toEqual({
       consumed: 5,
@@ -126,7 +124,7 @@ describe('analytics API: a property’s tokens run out', () => {
   })
 
   it('POST /_sandbox/reset brings back Google’s limits', async () => {
-    await setQuotas({ analyticsTokensPerDay: 0, analyticsTokensPerHour: 0 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 0, analyticsTokensPerHour: 0 })
     expect((await sandbox.request('POST', '/_sandbox/reset')).status).toBe(200)
     expect((await sandbox.request('GET', '/_sandbox/quotas')).body).toEqual(GOOGLE_DEFAULTS)
     const u = await analyticsUser(sandbox)
@@ -135,7 +133,7 @@ describe('analytics API: a property’s tokens run out', () => {
 
   it('bad control input is a 400 that says what to change, and changes nothing', async () => {
     const message = async (body: unknown) => {
-      const res = await setQuotas(body)
+      const res = await setQuotas(sandbox, body)
       expect(res.status).toBe(400)
       return providerError(res).message
     }
@@ -158,14 +156,14 @@ describe("Google's Analytics Data client meets the spent tokens", () => {
     await Promise.all(opened.map((client) => client.close()))
   })
   afterEach(async () => {
-    expect((await setQuotas(GOOGLE_DEFAULTS)).status).toBe(200)
+    expect((await setQuotas(sandbox, GOOGLE_DEFAULTS)).status).toBe(200)
   })
 
   it('runReport is rejected with the 429 and Google’s message', async () => {
     const u = await analyticsUser(sandbox)
     const ga = analyticsClient(sandbox, u.token)
     opened.push(ga)
-    await setQuotas({ analyticsTokensPerDay: 0 })
+    await setQuotas(sandbox, { analyticsTokensPerDay: 0 })
     // gax 5 over REST surfaces an HTTP error as a GaxiosError: the status, and the body as text.
     const error = await rejection(
       ga.runReport({ property: `properties/${u.property}`, ...sessions }),

@@ -1,3 +1,7 @@
+import type { sandboxForSuite } from './sandbox.js'
+
+type Sandbox = ReturnType<typeof sandboxForSuite>
+
 /**
  * Google's defaults for every quota the sandbox enforces (docs/sandbox.md, "Quotas"), written out
  * here so that a changed default fails the tests rather than passing unseen.
@@ -21,3 +25,7 @@ export const GOOGLE_DEFAULTS = {
 }
 
 export type QuotaName = keyof typeof GOOGLE_DEFAULTS
+
+/** Sets some of the quotas through the control API (`POST /_sandbox/quotas`). */
+export const setQuotas = (sandbox: Sandbox, body: unknown) =>
+  sandbox.request('POST', '/_sandbox/quotas', { body })

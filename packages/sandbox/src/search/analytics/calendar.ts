@@ -1,4 +1,4 @@
-import { isoDay, localNow, MS_PER_DAY, pad2, type LocalNow } from '../../synthetic/calendar.js'
+import { isoDay, MS_PER_DAY, pacificNow, pad2, PACIFIC } from '../../synthetic/calendar.js'
 
 /**
  * Days as Search Console counts them, on the synthetic data's calendar (synthetic/calendar.ts):
@@ -7,9 +7,7 @@ import { isoDay, localNow, MS_PER_DAY, pad2, type LocalNow } from '../../synthet
  */
 
 // The connector's tests and the bench read the sandbox's dates from here.
-export { isoDay }
-
-const PACIFIC = 'America/Los_Angeles'
+export { isoDay, pacificNow }
 
 /** How many months of data a site has, as the real service keeps. */
 const HISTORY_MONTHS = 16
@@ -17,11 +15,6 @@ const HISTORY_MONTHS = 16
 export const FINAL_DELAY_DAYS = 3
 /** Hourly data (dimension `hour`) covers today and the nine days before it. */
 export const HOURLY_DAYS = 10
-
-/** Today's day and the current hour, in Pacific Time. */
-export function pacificNow(now = Date.now()): LocalNow {
-  return localNow(PACIFIC, now)
-}
 
 /** The first day of the history that ends `today`: the same date 16 months before. */
 export function historyStart(today: number): number {

@@ -134,6 +134,7 @@ async function askable(
   const opened = await legacy.questions.open(session.key, (answer) =>
     server.transport?.onmessage?.(answer),
   )
+  if (!opened) return undefined
   server.onclose = opened.done
   // A question the client answered with an error (it could not show it) or not in time is
   // left unanswered, as one closed: the change waits on its page, and the result links it.

@@ -41,6 +41,8 @@ export class LegacyQuestions {
   /** Session key -> the requests of that session that may ask, on this replica. */
   readonly #waiting = new Map<string, Set<Waiting>>()
   #subscribed: Promise<unknown> | undefined
+  /** One listener for the life of the replica, however often subscribing is tried. */
+  readonly #hear = (payload: string) => this.#heard(payload)
 
   constructor(
     private readonly channel: Channel,
@@ -54,8 +56,16 @@ export class LegacyQuestions {
    * their answers go to `deliver` until `done()`.
    */
   async open(sessionKey: string, deliver: (answer: Answer) => void) {
-    this.#subscribed ??= this.channel.subscribe((payload) => this.#heard(payload))
-    await this.#subscribed
+    this.#subscribed ??= this.channel.subscribe(this.#hear)
+    try {
+      await this.#subscribed
+    } catch (error) {
+      // Tried again by the next request; this one cannot be answered across replicas, so it
+      // asks nothing in the client, and a change goes to its page (undefined).
+      this.#subscribed = undefined
+      this.log.warn({ err: error }, 'could not listen for answers from other replicas')
+      return undefined
+    }
     const waiting = { first: randomInt(1, ID_SPACE), deliver }
     let session = this.#waiting.get(sessionKey)
     if (!session) this.#waiting.set(sessionKey, (session = new Set()))

@@ -17,7 +17,20 @@ export function postgresChannels(
   const listeners = new Map<string, Set<(payload: string) => void>>()
   let client: pg.Client | undefined
   let connecting: Promise<void> | undefined
+  let retrying: NodeJS.Timeout | undefined
   let closed = false
+
+  /** Again in a second, and again after that, until it holds, the channels close or nobody listens. */
+  const reconnectSoon = () => {
+    if (closed || !listeners.size || retrying) return
+    retrying = setTimeout(() => {
+      retrying = undefined
+      connect().catch((error: Error) => {
+        onError(error)
+        reconnectSoon()
+      })
+    }, RECONNECT_MS).unref()
+  }
 
   const connect = (): Promise<void> => {
     connecting ??= (async () => {
@@ -28,11 +41,13 @@ export function postgresChannels(
       next.on('error', (error) => {
         onError(error)
         if (client === next) client = undefined
-        if (!closed && listeners.size) setTimeout(() => void connect().catch(onError), RECONNECT_MS)
+        reconnectSoon()
       })
       try {
         await next.connect()
         for (const name of listeners.keys()) await next.query(`LISTEN ${identifier(name)}`)
+        // Closed meanwhile: nobody would end it.
+        if (closed) return void (await next.end().catch(() => {}))
         client = next
       } catch (error) {
         void next.end().catch(() => {})
@@ -53,15 +68,22 @@ export function postgresChannels(
           let named = listeners.get(name)
           if (!named) listeners.set(name, (named = new Set()))
           named.add(listener)
-          if (connecting) await connecting
-          if (!client) await connect()
-          else if (named.size === 1) await client.query(`LISTEN ${identifier(name)}`)
+          try {
+            if (connecting) await connecting
+            if (!client) await connect()
+            else if (named.size === 1) await client.query(`LISTEN ${identifier(name)}`)
+          } catch (error) {
+            // The listener stays: the next connection that holds listens for it.
+            reconnectSoon()
+            throw error
+          }
           return () => void named.delete(listener)
         },
       }
     },
     async close() {
       closed = true
+      clearTimeout(retrying)
       listeners.clear()
       await client?.end().catch(() => {})
       client = undefined

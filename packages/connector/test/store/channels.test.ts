@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import type { Store } from '../../src/store/open.js'
 import { MAX_PAYLOAD_BYTES } from '../../src/store/channels.js'
-import { describeEachEngine } from '../support/engines.js'
+import { describeEachEngine, setReachable } from '../support/engines.js'
 
 /**
  * The store's channels between replicas (src/store/channels.ts): on PostgreSQL a message one
@@ -36,6 +36,27 @@ describeEachEngine('channels between replicas', (engine) => {
       const heard = await nextOn(two, 'countersign_test_answers')
       await one.channel('countersign_test_answers').publish('from one')
       expect(await heard.next).toBe('from one')
+    })
+
+  if (engine.name === 'postgres')
+    it('on PostgreSQL, listens again once the database is back, however long it was away', async () => {
+      const location = await engine.newLocation()
+      const [one, two] = [await engine.openStore(location), await engine.openStore(location)]
+      const heard: string[] = []
+      await two.channel('countersign_test_answers').subscribe((payload) => heard.push(payload))
+      await setReachable(location, false)
+      // Away long enough for the first attempts to reconnect to fail.
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      await setReachable(location, true)
+      await expect
+        .poll(
+          async () => {
+            await one.channel('countersign_test_answers').publish('after the outage')
+            return heard
+          },
+          { timeout: 15_000, interval: 500 },
+        )
+        .toContain('after the outage')
     })
 
   it('refuses a message past what NOTIFY carries, on both engines alike', async () => {

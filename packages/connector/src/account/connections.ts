@@ -4,6 +4,7 @@ import { ClientDirectory } from '../auth/clients.js'
 import type { Coverage, CoverageSeal } from '../auth/coverage.js'
 import type { GrantLink, Grants } from '../auth/grants.js'
 import { resourceOf } from '../auth/resources.js'
+import type { ConnectionView } from '../pages/connections-page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 
 /**
@@ -11,18 +12,9 @@ import { SERVICES, type ServiceName } from '../services/catalog.js'
  * one per assistant and service, described for their page, and ended when they disconnect one.
  */
 
-export interface Connection {
-  grantId: string
-  /** The client's name from its registration or metadata document, else its id. */
-  clientName: string
+/** A connection as its page shows it, with the client's id and what the grant covers. */
+export interface Connection extends Omit<ConnectionView, 'coverage'> {
   clientId: string
-  /** The hosts the client's redirect URIs point at: where it receives authorizations. */
-  redirectHosts: string[]
-  service: ServiceName
-  /** Each permission of the grant, in the person's words. */
-  permissions: string[]
-  /** When the person allowed it (epoch milliseconds). */
-  since: number
   /** What it may use of the person's lists, sites or properties. */
   coverage: Coverage
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { Metrics } from '../metrics/metrics.js'
+import type { Decided } from '../pages/approvals-page.js'
 import type { AccessMode, ChangeDescription } from '../services/definition.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
@@ -63,7 +64,7 @@ export type ConsumeResult =
   | { ok: false; reason: ConsumeRefusal }
 
 export type Decision = 'approve' | 'decline'
-export type Decided = 'approved' | 'declined'
+export type { Decided }
 
 export type DecideResult =
   | { ok: true; decision: Decided }

@@ -104,7 +104,6 @@ export class Grants {
     return rows.map(toLink)
   }
 
-  /** Every grant of one person, oldest first: what their connections page lists. */
   /**
    * How many people hold a grant of `service`, whatever the clients, and how many of them made
    * one since `since` (epoch ms): fair shares divide by the first (src/quotas/fair-shares.ts).
@@ -129,6 +128,7 @@ export class Grants {
     return { people: Number(row?.people ?? 0), recent: Number(row?.recent ?? 0) }
   }
 
+  /** Every grant of one person, oldest first: what their connections page lists. */
   async linksOfAccount(account: string): Promise<GrantLink[]> {
     const rows = await this.store.db
       .selectFrom('grant_links')

@@ -5,6 +5,7 @@ import { sitesList } from '../services/search/resources.js'
 import { taskList, taskListsPage } from '../services/tasks/resources.js'
 import type { Logger } from 'pino'
 import { SERVICES } from '../services/catalog.js'
+import { quotaOf } from '../quotas/shared-quotas.js'
 import { UpstreamApiError, type ApiGrant, type UpstreamApi } from '../upstream/index.js'
 import { DEFAULT_LIST } from './coverage.js'
 import type { Offer as ShownOffer, OfferedGroup, OfferedItem } from '../pages/choice-page.js'
@@ -14,8 +15,6 @@ import type { Offer as ShownOffer, OfferedGroup, OfferedItem } from '../pages/ch
  * choose (at consent, or on their connections page): their task lists, their sites, or their
  * properties by account. Nothing of it is kept but the ids they choose (coverage.ts).
  */
-
-export type { OfferedGroup, OfferedItem }
 
 /** What the person may choose from, as the choice page shows it, and what `@default` names. */
 export interface Offer extends ShownOffer {
@@ -107,7 +106,7 @@ export class Offers {
     const result = await this.deps.api.call(
       {
         service,
-        operation: name,
+        quota: quotaOf(service, name),
         ...(api && { api }),
         method,
         path,

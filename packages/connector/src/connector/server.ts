@@ -31,7 +31,6 @@ import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/engine.js'
 import { FairShares } from '../quotas/fair-shares.js'
 import { QuotaUse } from '../quotas/quota-use.js'
-import { quotaOf } from '../quotas/shared-quotas.js'
 import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
@@ -272,8 +271,7 @@ function assemble(
     metrics,
     // What the provider counts against the project's quotas, counted against the person's share.
     onSent(call, grant, requests) {
-      const quota = quotaOf(call.service, call.operation ?? '')
-      if (quota && grant.person) shares.spend(quota, grant.person, requests)
+      if (call.quota && grant.person) shares.spend(call.quota, grant.person, requests)
     },
   })
   const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))

@@ -1,5 +1,7 @@
 import { pathParamsOf, type ToolDefinition } from '../services/definition.js'
 import type { Operation } from '../services/profiles/index.js'
+import type { SharedQuotaName } from '../config/config.js'
+import { quotaOf } from '../quotas/shared-quotas.js'
 import type { ApiCall, ApiResult, QueryValue } from '../upstream/index.js'
 
 /**
@@ -14,6 +16,8 @@ import type { ApiCall, ApiResult, QueryValue } from '../upstream/index.js'
  */
 export class CallShape {
   readonly pathParams: readonly string[]
+  /** The provider project's daily quota a call spends, when one is shared out (src/quotas). */
+  readonly quota: SharedQuotaName | undefined
   readonly #query: readonly string[]
   readonly #bodyFields: ((name: string) => boolean) | undefined
 
@@ -27,6 +31,7 @@ export class CallShape {
       throw new Error(
         `The operation of ${definition.name} (${operation.path}) must take the path parameters of ${definition.path}.`,
       )
+    this.quota = quotaOf(definition.service, definition.name)
     this.#query = definition.query
     const elsewhere = new Set([...this.pathParams, ...definition.query])
     this.#bodyFields = definition.body === 'rest' ? (name) => !elsewhere.has(name) : undefined
@@ -41,7 +46,6 @@ export class CallShape {
     for (const name of this.#query) query[name] = args[name] as QueryValue
     const call: ApiCall = {
       service: definition.service,
-      operation: definition.name,
       method: operation.method,
       path: operation.path,
       pathParams,
@@ -49,6 +53,7 @@ export class CallShape {
       idempotent: definition.idempotent,
     }
     if (operation.api) call.api = operation.api
+    if (this.quota) call.quota = this.quota
     if (this.#bodyFields) {
       const body: Record<string, unknown> = {}
       for (const name in args) {

@@ -2,6 +2,7 @@ import type { ProviderReader } from '../services/definition.js'
 import type { ServiceName } from '../services/catalog.js'
 import { pathParamsOf } from '../services/definition.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
+import { quotaOf } from '../quotas/shared-quotas.js'
 import type { ApiGrant, UpstreamApi } from '../upstream/index.js'
 
 /**
@@ -25,7 +26,7 @@ export function providerReader(
       const pathParams: Record<string, string> = {}
       for (const param of pathParamsOf(path)) pathParams[param] = params[param]!
       const result = await api.call(
-        { service, operation: name, method, path, pathParams, idempotent: true },
+        { service, quota: quotaOf(service, name), method, path, pathParams, idempotent: true },
         grant,
       )
       return result.body

@@ -17,9 +17,7 @@ import { operationOf, type ProviderProfile } from '../services/profiles/index.js
 import type { AuditTrail } from '../approval/audit.js'
 import type { ToolOutcome } from '../metrics/labels.js'
 import { Metrics, type ToolCallMetrics } from '../metrics/metrics.js'
-import type { SharedQuotaName } from '../config/config.js'
 import type { FairShares } from '../quotas/fair-shares.js'
-import { quotaLabel, quotaOf } from '../quotas/shared-quotas.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamApiError, type UpstreamApi, type UpstreamApiErrorKind } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
@@ -70,8 +68,6 @@ interface ServedTool {
    * or the answer its result is built from (compiled at startup).
    */
   conforms: (answer: unknown) => boolean
-  /** The provider project's daily quota its calls spend, when one is shared out. */
-  quota: SharedQuotaName | undefined
 }
 
 /**
@@ -165,8 +161,7 @@ export class ServiceTools {
         : listed.outputSchema
       const check = answerValidator.getValidator(answer as JsonSchemaType)
       const conforms = (body: unknown) => check(body).valid
-      const quota = quotaOf(definition.service, definition.name)
-      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms, quota })
+      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms })
       tools.push(listed)
     }
     this.listing = deepFreeze({ tools })
@@ -228,11 +223,12 @@ export class ServiceTools {
         }
       }
     }
-    if (this.#shares && tool.quota && grant.person !== undefined) {
+    const { quota } = tool.shape
+    if (this.#shares && quota && grant.person !== undefined) {
       // Beyond the person's fair share of the project's day, with no room left: nothing sent.
-      const verdict = await this.#shares.admit(tool.quota, grant.person)
+      const verdict = await this.#shares.admit(quota, grant.person)
       if (!verdict.allowed) {
-        this.#metrics.quotaShareRefused(quotaLabel(tool.quota))
+        this.#metrics.quotaShareRefused(quota)
         return { outcome: 'over_share', result: shareSpent(verdict.refusal) }
       }
     }

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { ServiceName } from '../config/config.js'
+import type { ServiceName, SharedQuotaName } from '../config/config.js'
 import {
   APPROVAL_CHANNELS,
   APPROVAL_DECISIONS,
@@ -8,6 +8,7 @@ import {
   GRANT_TYPES,
   oneOf,
   QUOTA_LABELS,
+  quotaLabel,
   RATE_LIMIT_NAMES,
   statusLabel,
   TOKEN_ERRORS,
@@ -110,8 +111,7 @@ export type CircuitStates = () => Iterable<readonly [ServiceName, CircuitStateNa
 
 /** How one shared quota stands, as a replica last read it (src/quotas/fair-shares.ts). */
 export interface QuotaStanding {
-  /** One of QUOTA_LABELS. */
-  quota: string
+  quota: SharedQuotaName
   limit: number
   /** Today's use, the project's. */
   spent: number
@@ -273,8 +273,7 @@ export class Metrics {
         registers,
         collect() {
           for (const watch of quotas)
-            for (const quota of watch())
-              this.set({ quota: oneOf(QUOTA_LABELS, quota.quota) }, read(quota))
+            for (const quota of watch()) this.set({ quota: quotaLabel(quota.quota) }, read(quota))
         },
       })
     standing(
@@ -402,9 +401,9 @@ export class Metrics {
     this.#quotas.push(read)
   }
 
-  /** A call refused beyond a fair share; `quota` one of QUOTA_LABELS. */
-  quotaShareRefused(quota: string): void {
-    this.#quotaRefusals.inc({ quota: oneOf(QUOTA_LABELS, quota) })
+  /** A call refused beyond a fair share. */
+  quotaShareRefused(quota: SharedQuotaName): void {
+    this.#quotaRefusals.inc({ quota: quotaLabel(quota) })
   }
 
   /** One statement sent to PostgreSQL: the store's pool tells of each (openStore's `onStatement`). */

@@ -196,7 +196,7 @@ const inMinutes = (change: { expiresAt: number }, now: number) => {
 }
 
 /** What the person decided of a change (approval/gate.ts). */
-type Decided = 'approved' | 'declined'
+export type Decided = 'approved' | 'declined'
 
 /** After a decision, or on coming back to an approval already decided. */
 export function decidedPage(

@@ -5,7 +5,8 @@ import { CountBuffer } from '../store/count-buffer.js'
 import { keyedDigests } from '../store/keyed-digests.js'
 import { daysBefore, pacificDay, type PacificDay } from './pacific-day.js'
 import type { DaySummary, QuotaUse } from './quota-use.js'
-import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
+import { quotaLabel } from '../metrics/labels.js'
+import { SHARED_QUOTAS } from './shared-quotas.js'
 
 /**
  * Fair shares of the provider project's daily quotas (docs/operations.md, "Fair shares of the
@@ -182,7 +183,7 @@ export class FairShares {
       const people = this.#people.get(SHARED_QUOTAS[quota].service)?.people ?? 0
       const limit = this.#deps.limits[quota]
       return {
-        quota: quotaLabel(quota),
+        quota,
         limit,
         spent: (today.summaries.get('')?.spent ?? 0) + today.counts.unwrittenTotal,
         people,

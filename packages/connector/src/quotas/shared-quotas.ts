@@ -28,21 +28,11 @@ export const SHARED_QUOTAS: Readonly<Record<SharedQuotaName, SharedQuota>> = {
 
 const NAMES = Object.keys(SHARED_QUOTAS) as SharedQuotaName[]
 
-/** Each tool's quota, found once: the upstream client asks on every request. */
-const byTool = new Map<string, SharedQuotaName | undefined>()
-
 /** The quota a call of `tool` spends, or undefined when none is shared out. */
 export function quotaOf(service: ServiceName, tool: string): SharedQuotaName | undefined {
-  const key = `${service}/${tool}`
-  if (byTool.has(key)) return byTool.get(key)
   const ofService = NAMES.filter((name) => SHARED_QUOTAS[name].service === service)
-  const quota =
+  return (
     ofService.find((name) => SHARED_QUOTAS[name].tools?.includes(tool)) ??
     ofService.find((name) => SHARED_QUOTAS[name].tools === undefined)
-  // Tools and reads are a fixed set, named by the definitions, never by a request.
-  byTool.set(key, quota)
-  return quota
+  )
 }
-
-/** The quota's name as a metric label and a log field: `tasks_queries_per_day`. */
-export { quotaLabel } from '../metrics/labels.js'

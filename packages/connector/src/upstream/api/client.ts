@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import { Agent, type Dispatcher } from 'undici'
 import type { CircuitStateName, UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
 import { Metrics, type UpstreamCallMetrics } from '../../metrics/metrics.js'
-import type { ApiName } from '../../config/config.js'
+import type { ApiName, SharedQuotaName } from '../../config/config.js'
 import { SERVICE_NAMES, type ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
@@ -28,8 +28,8 @@ export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 export interface ApiCall {
   /** Picks the base URL, and names the call in metrics. */
   service: ServiceName
-  /** The tool, or the read, it serves (`list_tasks`): what it counts against (src/quotas). */
-  operation?: string
+  /** The provider project's daily quota it spends, when one is shared out (src/quotas). */
+  quota?: SharedQuotaName
   /** The API whose base URL the path is relative to, where not the service's own. */
   api?: ApiName
   method: ApiMethod

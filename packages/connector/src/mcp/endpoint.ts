@@ -130,21 +130,24 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       const body = await readBody(c.req.raw)
       if ('refused' in body) return body.refused
       // The tool, and so the scope a call needs, is known only from the body.
-      const missing = scopesNeeded(body.parsed, tools).find(
-        (scope) => !grantsScope(service, auth.authInfo.scopes, scope),
-      )
+      const needed = scopesNeeded(body.parsed, tools)
+      const missing = needed.find((scope) => !grantsScope(service, auth.authInfo.scopes, scope))
       if (missing !== undefined) return deps.authenticator.insufficientScope(service, missing)
       const { grant } = auth
-      // A 2025-11-25 client's answers to questions asked in its own interface: to the request
-      // that asked them, on whichever replica.
+      // A 2025-11-25 client's session, read where it matters: its answers to questions asked in
+      // its own interface (to the request that asked them, on whichever replica), and its calls
+      // of tools, which may ask.
       const answers = legacy && answersIn(body.parsed)
+      const session =
+        legacy && (answers || needed.length > 0)
+          ? legacy.sessions.read(c.req.header('mcp-session-id'), grant.link.grantId)
+          : undefined
       if (answers) {
-        const session = legacy.sessions.read(c.req.header('mcp-session-id'), grant.link.grantId)
         if (session) await legacy.questions.answer(session.key, answers)
         return new Response(null, { status: 202 })
       }
       const response = await handler.fetch(body.request, {
-        authInfo: { ...auth.authInfo, extra: { grant } },
+        authInfo: { ...auth.authInfo, extra: { grant, ...(session && { session }) } },
         parsedBody: body.parsed,
       })
       // The provider revoked the credential while this request used it: the grant is gone, and

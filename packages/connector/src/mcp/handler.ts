@@ -9,9 +9,9 @@ import {
 } from '@modelcontextprotocol/server'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { clientAsking, type AskedState } from './asking.js'
-import { grantOf, type ToolGrant } from './grant-access.js'
+import { grantOf } from './grant-access.js'
 import { QUESTIONS_PER_REQUEST, type LegacyQuestions } from './legacy-questions.js'
-import type { LegacySession, LegacySessions } from './legacy-sessions.js'
+import type { LegacySession } from './legacy-sessions.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
 import type { ServiceViews } from './views.js'
 
@@ -49,11 +49,11 @@ export interface ServiceHandlerOptions {
   /** Replaces the per-request server (tests). */
   serverFor?: (service: ServiceName) => McpServer | Server
   /**
-   * How a 2025-11-25 client that can answer is asked in its own interface: its session, and
-   * the routing of its answers to this request (legacy-questions.ts). Unset, such a client gets
-   * the approval page's link.
+   * How a 2025-11-25 client that can answer is asked in its own interface: the routing of its
+   * answers to this request (legacy-questions.ts); its session comes with the request, read by
+   * the endpoint. Unset, such a client gets the approval page's link.
    */
-  legacy?: { sessions: LegacySessions; questions: LegacyQuestions }
+  legacy?: { questions: LegacyQuestions }
 }
 
 export function serviceHandler(
@@ -123,14 +123,11 @@ function callerOf(
 async function askable(
   server: Server,
   request: McpRequestContext,
-  legacy: { sessions: LegacySessions; questions: LegacyQuestions },
+  legacy: { questions: LegacyQuestions },
 ): Promise<LegacySession | undefined> {
-  if (request.era !== 'legacy') return undefined
-  const grant = request.authInfo?.extra?.grant as ToolGrant | undefined
-  const session =
-    grant &&
-    legacy.sessions.read(request.requestInfo?.headers.get('mcp-session-id'), grant.link.grantId)
-  if (!session) return undefined
+  // The endpoint read the session of a request that calls a tool (endpoint.ts).
+  const session = request.authInfo?.extra?.session as LegacySession | undefined
+  if (request.era !== 'legacy' || !session) return undefined
   const opened = await legacy.questions.open(session.key, (answer) =>
     server.transport?.onmessage?.(answer),
   )

@@ -5,7 +5,7 @@ import {
   formBound,
   formFromOwnPage,
 } from '../auth/form-post.js'
-import { readChoice } from '../auth/posted-choice.js'
+import { choiceFormAt, offeredIds, readChoice } from '../auth/posted-choice.js'
 import type { ChoiceForm } from '../pages/choice-page.js'
 import {
   CONNECTIONS_PATH,
@@ -42,8 +42,8 @@ export function coverageRoutes(app: Hono, page: AccountPage): void {
     const again = (message: string, state: ChoiceState, status: PageStatus = 400) =>
       coveragePage(c, { clientName, service: link.service, form: form(state) }, { message, status })
     // What this page drew of the person's items is all its form can name.
-    const offered = read.offer?.groups.flatMap((group) => group.items.map((item) => item.id))
-    const posted = await formFromOwnPage(c, deps.publicUrl, formBound('resource', offered ?? []))
+    const offered = offeredIds(read.offer)
+    const posted = await formFromOwnPage(c, deps.publicUrl, formBound('resource', offered))
     if (typeof posted === 'string')
       return again(
         FORM_PROBLEM_MESSAGE[posted],
@@ -79,19 +79,9 @@ async function coverageOf(c: Context, page: AccountPage) {
   )!.clientName
   const read = await deps.offers.read(link.service, link.credentialId, link.account)
   const form = (state: ChoiceState): ChoiceForm => {
-    const query = c.req.query('q')?.slice(0, 200) || undefined
-    const path = coveragePath(link.grantId)
-    return {
-      service: link.service,
-      action: query ? `${path}?${new URLSearchParams({ q: query })}` : path,
-      unfiltered: path,
-      csrf: deps.formTokens.issue(`coverage ${session.id} ${link.grantId}`),
-      offer: read.offer,
-      unavailable: read.unavailable,
-      query,
-      buttons: ['Save'],
-      ...state,
-    }
+    const csrf = deps.formTokens.issue(`coverage ${session.id} ${link.grantId}`)
+    const at = { service: link.service, path: coveragePath(link.grantId), csrf, read }
+    return choiceFormAt(c, { ...at, buttons: ['Save'] }, state)
   }
   return { session, link, clientName, read, form }
 }

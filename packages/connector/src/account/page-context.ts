@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import { formOrRefusal } from '../auth/form-post.js'
 import { CONNECTIONS_PATH, signedInPage, signedOutPage } from '../pages/connections-page.js'
 import type { PageStatus } from '../pages/page.js'
 import { problemPage } from '../pages/problem-page.js'
@@ -46,12 +46,7 @@ export function accountPage(deps: AccountDeps) {
     })
 
   /** The form of a post that may act: from this site, readable; else the page that says why. */
-  async function formOf(c: Context): Promise<URLSearchParams | Response> {
-    const form = await formFromOwnPage(c, deps.publicUrl)
-    return typeof form === 'string'
-      ? refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
-      : form
-  }
+  const formOf = (c: Context) => formOrRefusal(c, deps.publicUrl, refused)
 
   return {
     deps,

@@ -1,10 +1,5 @@
 import type { Hono } from 'hono'
-import {
-  FORM_PROBLEM_MESSAGE,
-  FORM_PROBLEM_STATUS,
-  formBound,
-  formFromOwnPage,
-} from '../auth/form-post.js'
+import { formBound, formOrRefusal } from '../auth/form-post.js'
 import { APPROVALS_PATH } from '../pages/approvals-page.js'
 import { refused } from './answers.js'
 import { isApprovalId } from './digest.js'
@@ -27,17 +22,12 @@ export function approveAllRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     }
     // The form names the changes the page showed: as many as wait for the person, and no more.
     const waiting = await approvals.waitingFor(session.subject)
-    const form = await formFromOwnPage(
-      c,
-      deps.publicUrl,
-      formBound(
-        'id',
-        waiting.map((change) => change.id),
-      ),
+    const bound = formBound(
+      'id',
+      waiting.map((change) => change.id),
     )
-    if (typeof form === 'string') {
-      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
-    }
+    const form = await formOrRefusal(c, deps.publicUrl, refused, bound)
+    if (form instanceof Response) return form
     if (form.get('Approve all') !== 'Approve all') return refused(c, 'Press Approve all.')
     const ids = [...new Set(form.getAll('id'))]
     if (!ids.length || !ids.every(isApprovalId)) return refused(c, 'Press Approve all.')

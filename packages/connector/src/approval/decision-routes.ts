@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { PersonSession } from '../account/sessions.js'
-import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import { formOrRefusal } from '../auth/form-post.js'
 import { APPROVALS_PATH, decidedMessage, decidedPage } from '../pages/approvals-page.js'
 import { notFound, notTheirs, refused, settled, type Pending } from './answers.js'
 import { isApprovalId } from './digest.js'
@@ -16,10 +16,8 @@ export function decisionRoutes(app: Hono, deps: ApprovalRoutesDeps) {
 
   app.post(`${APPROVALS_PATH}/:id`, async (c) => {
     const id = c.req.param('id')
-    const form = await formFromOwnPage(c, deps.publicUrl)
-    if (typeof form === 'string') {
-      return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
-    }
+    const form = await formOrRefusal(c, deps.publicUrl, refused)
+    if (form instanceof Response) return form
     if (!isApprovalId(id)) return notFound(c)
     const session = await deps.sessions.current(c)
     if (!session) {

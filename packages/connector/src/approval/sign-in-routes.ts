@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { SignIn } from '../account/sign-in.js'
-import { FORM_PROBLEM_MESSAGE, FORM_PROBLEM_STATUS, formFromOwnPage } from '../auth/form-post.js'
+import { formOrRefusal } from '../auth/form-post.js'
 import { ACTIVITY_PATH } from '../pages/activity-page.js'
 import { APPROVALS_PATH, approvalPath } from '../pages/approvals-page.js'
 import type { PageStatus } from '../pages/page.js'
@@ -78,10 +78,8 @@ export function signInRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: Appro
     target: (c: Context) => { page: SignInPage; returnTo: string } | undefined,
   ) =>
     app.post(path, async (c) => {
-      const form = await formFromOwnPage(c, deps.publicUrl)
-      if (typeof form === 'string') {
-        return refused(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
-      }
+      const form = await formOrRefusal(c, deps.publicUrl, refused)
+      if (form instanceof Response) return form
       const to = target(c)
       if (!to) return notFound(c)
       if (!to.page.signIn.checkFormToken(c, form.get('csrf'))) {

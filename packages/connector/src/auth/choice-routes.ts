@@ -15,8 +15,8 @@ import {
   interactionOf,
 } from './interaction-state.js'
 import { newGrant } from './new-grant.js'
-import type { Offer, OfferRead } from './offer.js'
-import { readChoice } from './posted-choice.js'
+import type { OfferRead } from './offer.js'
+import { choiceFormAt, offeredIds, readChoice } from './posted-choice.js'
 
 /**
  *   GET  /consent/{uid}/choose   which lists, sites or properties the grant covers (read live)
@@ -146,10 +146,6 @@ async function choosing(
 const offerFor = (deps: InteractionDeps, choice: PendingChoice) =>
   deps.offers.read(choice.service, choice.credentialId, choice.account)
 
-/** The ids an offer shows. */
-const offeredIds = (offer: Offer | undefined) =>
-  offer?.groups.flatMap((group) => group.items.map((item) => item.id)) ?? []
-
 /** The choice form of this authorization, in the state given. */
 function choiceForm(
   deps: InteractionDeps,
@@ -159,17 +155,7 @@ function choiceForm(
   read: OfferRead,
   state: Pick<ChoiceForm, 'access' | 'chosen'>,
 ): ChoiceForm {
-  const query = c.req.query('q')?.slice(0, 200) || undefined
-  const path = choicePath(uid)
-  return {
-    service: choice.service,
-    action: query ? `${path}?${new URLSearchParams({ q: query })}` : path,
-    unfiltered: path,
-    csrf: deps.formTokens.issue(`choose ${uid}`),
-    offer: read.offer,
-    unavailable: read.unavailable,
-    query,
-    buttons: ['Allow', 'Deny'],
-    ...state,
-  }
+  const csrf = deps.formTokens.issue(`choose ${uid}`)
+  const form = { service: choice.service, path: choicePath(uid), csrf, read }
+  return choiceFormAt(c, { ...form, buttons: ['Allow', 'Deny'] }, state)
 }

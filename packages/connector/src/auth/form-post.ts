@@ -80,3 +80,19 @@ export const FORM_PROBLEM_STATUS: Record<FormProblem, PageStatus> = {
   unreadable: 400,
   'too-large': 413,
 }
+
+/**
+ * The form of a post that may act, or the page `refuse` draws of what is wrong with it: how the
+ * connections and approval pages take every form they act on.
+ */
+export async function formOrRefusal(
+  c: Context,
+  publicUrl: string,
+  refuse: (c: Context, message: string, status: PageStatus) => Response | Promise<Response>,
+  maxBytes = MAX_FORM_BYTES,
+): Promise<URLSearchParams | Response> {
+  const form = await formFromOwnPage(c, publicUrl, maxBytes)
+  return typeof form === 'string'
+    ? refuse(c, FORM_PROBLEM_MESSAGE[form], FORM_PROBLEM_STATUS[form])
+    : form
+}

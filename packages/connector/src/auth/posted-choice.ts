@@ -1,11 +1,44 @@
+import type { Context } from 'hono'
+import type { ChoiceForm } from '../pages/choice-page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { EVERY_ONE, onlyThese, type Coverage } from './coverage.js'
-import type { Offer } from './offer.js'
+import type { Offer, OfferRead } from './offer.js'
 
 /**
- * The choice form's post (pages/choice-page.ts), at consent and on the connections page: what
- * the person chose of what the provider offered them, or what to fix.
+ * The choice form (pages/choice-page.ts), at consent and on the connections page: the form as
+ * drawn, and what the person chose of what the provider offered them, or what to fix.
  */
+
+/** The ids an offer shows: all a form drawn from it can name. */
+export const offeredIds = (offer: Offer | undefined): string[] =>
+  offer?.groups.flatMap((group) => group.items.map((item) => item.id)) ?? []
+
+/** The choice form posted to `path`, in the state given, with the request's search (`q`). */
+export function choiceFormAt(
+  c: Context,
+  form: {
+    service: ServiceName
+    path: string
+    csrf: string
+    read: OfferRead
+    buttons: ChoiceForm['buttons']
+  },
+  state: Pick<ChoiceForm, 'access' | 'chosen'>,
+): ChoiceForm {
+  const query = c.req.query('q')?.slice(0, 200) || undefined
+  const { path } = form
+  return {
+    service: form.service,
+    action: query ? `${path}?${new URLSearchParams({ q: query })}` : path,
+    unfiltered: path,
+    csrf: form.csrf,
+    offer: form.read.offer,
+    unavailable: form.read.unavailable,
+    query,
+    buttons: form.buttons,
+    ...state,
+  }
+}
 
 /** What a posted choice asks for, checked against what was offered, or what to fix. */
 export function readChoice(
@@ -25,7 +58,7 @@ export function readChoice(
       ...again,
       problem: `Your ${nouns} could not be read: choose every ${noun}, or try again.`,
     }
-  const offered = new Set(offer.groups.flatMap((group) => group.items.map((item) => item.id)))
+  const offered = new Set(offeredIds(offer))
   const unknown = [...chosen].filter((id) => !offered.has(id))
   if (unknown.length)
     return {

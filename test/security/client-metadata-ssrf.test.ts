@@ -1,11 +1,14 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import {
+  CLIENT_ASSERTION_TYPE,
   type Client,
   connectorForSuite,
   type ConnectorHarness,
+  hostSigningKey,
   metadataDocumentsForSuite,
   selfSignedCertificate,
+  signedAssertion,
 } from '@countersign/connector/testing'
 
 /**
@@ -17,7 +20,8 @@ import {
  * unverified client), and nothing is issued or stored. A document is fetched at most once per
  * request, and a refused one (slow, failing, or not a valid document) is not fetched again for a
  * minute, by anyone: neither a slow URL nor an anonymous caller can make the connector fetch more
- * than once per document.
+ * than once per document. The signing keys of a client that authenticates with private_key_jwt
+ * (its `jwks_uri`) are fetched under the same guard.
  */
 
 /** A non-loopback address of this machine in a special-use range (private, documentation...). */
@@ -47,6 +51,11 @@ const SLOW_MS = 10_000
 const documents = metadataDocumentsForSuite(
   tls,
   (clientId) => ({
+    // A document under /signing/ authenticates with keys on the private address.
+    ...(clientId.includes('/signing/') && {
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks_uri: `https://${urlHost(PRIVATE ?? '192.0.2.1')}:${documents.port}/keys.json`,
+    }),
     client_name: 'Local Test Assistant',
     // A document under /invalid/ names a redirect URI the connector refuses.
     redirect_uris: [
@@ -66,6 +75,9 @@ const documentClient = (host: string, path?: string): Client => ({
   redirect_uri: 'http://127.0.0.1:45123/callback',
   registration: {},
 })
+
+/** A refusal's page: the app's document could not be had, or was not valid (invalid_client). */
+const REFUSAL_PAGE = /This server could not reach the app|invalid_client/
 
 /** The authorization endpoint's first answer for a client named by a document URL. */
 async function tryAuthorize(suite: ConnectorHarness, client: Client) {
@@ -88,7 +100,7 @@ async function tryAuthorize(suite: ConnectorHarness, client: Client) {
 
 function expectRefused(answer: Awaited<ReturnType<typeof tryAuthorize>>, what: string) {
   expect(answer.status, what).toBe(400)
-  expect(answer.text, what).toContain('invalid_client')
+  expect(answer.text, what).toMatch(REFUSAL_PAGE)
   expect(answer.location, what).toBeNull()
   expect(answer.fetched, `${what} was fetched`).toBe(false)
 }
@@ -143,7 +155,7 @@ describe('one fetch per document per request, and a memory of refusals', () => {
 
   function expectInvalidClient(answer: Awaited<ReturnType<typeof tryAuthorize>>, what: string) {
     expect(answer.status, what).toBe(400)
-    expect(answer.text, what).toContain('invalid_client')
+    expect(answer.text, what).toMatch(REFUSAL_PAGE)
     expect(answer.location, what).toBeNull()
   }
 
@@ -185,5 +197,76 @@ describe('one fetch per document per request, and a memory of refusals', () => {
     }
     // oidc-provider keeps an accepted document for its cache time (30 s at least).
     expect(documents.fetchesOf(path)).toBe(1)
+  })
+})
+
+const key = await hostSigningKey()
+
+describe("a client's signing keys (jwks_uri) are fetched under the same guard", () => {
+  /** A token request authenticated by an assertion of `clientId`: its keys must be fetched. */
+  async function tokenRequest(suite: ConnectorHarness, clientId: string) {
+    const before = documents.fetchesOf('/keys.json')
+    const res = await suite.request('POST', '/oauth/token', {
+      form: {
+        grant_type: 'authorization_code',
+        code: 'no-such-code',
+        redirect_uri: 'http://127.0.0.1:45123/callback',
+        code_verifier: 'v'.repeat(43),
+        client_assertion_type: CLIENT_ASSERTION_TYPE,
+        client_assertion: await signedAssertion(key, { clientId, issuer: suite.url }),
+      },
+    })
+    return { ...res, fetched: documents.fetchesOf('/keys.json') > before }
+  }
+
+  describe('in production', () => {
+    const suite = connectorForSuite()
+    const signing = (jwksUri: string) =>
+      suite.registerClient({ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri })
+
+    it('a registration with keys at an http URL is refused', async () => {
+      const res = await suite.request('POST', '/oauth/register', {
+        json: {
+          redirect_uris: ['http://127.0.0.1:45123/callback'],
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks_uri: `http://127.0.0.1:${documents.port}/keys.json`,
+        },
+      })
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: 'jwks_uri must be an https URL',
+      })
+    })
+
+    it('keys on loopback are never fetched: the client is refused', async () => {
+      for (const host of ['127.0.0.1', 'localhost', '[::1]']) {
+        const client = await signing(`https://${host}:${documents.port}/keys.json`)
+        const res = await tokenRequest(suite, client.client_id)
+        expect(res.status, host).toBe(401)
+        expect(res.body.error, host).toBe('invalid_client')
+        expect(res.fetched, `${host} was fetched`).toBe(false)
+      }
+    })
+
+    it.skipIf(!PRIVATE)('keys on a private address are never fetched', async () => {
+      const client = await signing(`https://${urlHost(PRIVATE!)}:${documents.port}/keys.json`)
+      const res = await tokenRequest(suite, client.client_id)
+      expect(res.status).toBe(401)
+      expect(res.fetched).toBe(false)
+    })
+  })
+
+  describe('with DEV_ALLOW_LOOPBACK_CLIENT_METADATA', () => {
+    const suite = connectorForSuite({
+      connector: { allowLoopbackClientMetadata: true, extraCa: tls.cert },
+    })
+
+    it.skipIf(!PRIVATE)("a document's keys on a private address are never fetched", async () => {
+      const res = await tokenRequest(suite, documents.url('127.0.0.1', '/signing/client.json'))
+      expect(res.status).toBe(401)
+      expect(res.body.error).toBe('invalid_client')
+      expect(res.fetched).toBe(false)
+    })
   })
 })

@@ -13,8 +13,10 @@ const suite = connectorForSuite()
 describe('per-client consent (no confused deputy)', () => {
   it('another client of the same person is asked again, and gets its own grant', async () => {
     const person = suite.person('two-clients')
-    const first = await suite.registerClient({ client_name: 'First Assistant' })
-    const second = await suite.registerClient({ client_name: 'First Assistant' })
+    // Redirects that are not loopback, whose consent is remembered (a loopback one is asked anew).
+    const web = (name: string) => ({ client_name: name, redirect_uris: [`https://${name}/cb`] })
+    const first = await suite.registerClient(web('first.example'))
+    const second = await suite.registerClient(web('second.example'))
     await suite.connect({ person, client: first })
     expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     await suite.connect({ person, client: second })

@@ -221,6 +221,34 @@ class StoreAdapter implements Adapter {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/**
+ * Writes a record that must be new (a client assertion's `jti`): true when this call wrote it,
+ * false when it was there already. One conditional insert, so of two replicas presenting the same
+ * value at once exactly one gets true. `expiresAt` is epoch milliseconds.
+ */
+export async function claimRecordOnce(
+  store: Store,
+  kind: string,
+  id: string,
+  expiresAt: number,
+): Promise<boolean> {
+  const result = await store.db
+    .insertInto('oauth_records')
+    .values({
+      kind,
+      id: digest(id),
+      grant_id: null,
+      uid: null,
+      user_code: null,
+      consumed_at: null,
+      payload: '{}',
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) => conflict.columns(['kind', 'id']).doNothing())
+    .executeTakeFirst()
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
+}
+
 /** For the store's own maintenance and tests: sweep expired records now. */
 export async function purgeExpiredRecords(store: Store, hooks: AdapterHooks, now = Date.now()) {
   await new AdapterState(store, hooks, {}).purge(now)

@@ -2,6 +2,13 @@ import type { Client, Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 
 /**
+ * Whether a client id names a client ID metadata document (an https URL, oidc-provider's own
+ * rule), rather than a registration of this server.
+ */
+export const isDocumentClientId = (id: unknown): id is string =>
+  typeof id === 'string' && /^https:\/\//i.test(id)
+
+/**
  * The assistants (OAuth clients) as the person's pages name them. A client's metadata document
  * that cannot be fetched now leaves a page with the client's id, never without the page.
  */

@@ -3,6 +3,7 @@ import type { Interaction, InteractionResults, Provider } from 'oidc-provider'
 import type { ConsentRequest } from '../pages/consent-page.js'
 import { problemPage } from '../pages/problem-page.js'
 import { SERVICES } from '../services/catalog.js'
+import { isDocumentClientId } from './clients.js'
 import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
 import { serviceOfResource } from './resources.js'
 
@@ -56,6 +57,7 @@ export async function consentRequest(
     uid: interaction.uid,
     clientName: client.clientName || clientId,
     clientId,
+    ...(isDocumentClientId(clientId) && { publishedBy: new URL(clientId).host }),
     redirectHost: redirectUri.host,
     service,
     scopes: known.filter((name) => asked.includes(name)),

@@ -55,6 +55,7 @@ declare module 'oidc-provider' {
     applicationType: 'web' | 'native'
     clientAuthMethod: string
     grantTypeAllowed(type: string): boolean
+    redirectUriAllowed(value: string): boolean
     compareClientSecret(actual: string): boolean | Promise<boolean>
     metadata(): Record<string, unknown>
   }
@@ -138,6 +139,10 @@ declare module 'oidc-provider' {
     [key: string]: unknown
   }
 
+  export interface ReplayDetectionStatic {
+    unique(iss: string, jti: string, exp: number): Promise<boolean>
+  }
+
   export class Provider {
     constructor(issuer: string, configuration?: Configuration)
     issuer: string
@@ -146,6 +151,7 @@ declare module 'oidc-provider' {
     readonly Grant: GrantStatic
     readonly Interaction: InteractionStatic
     readonly AccessToken: AccessTokenStatic
+    readonly ReplayDetection: ReplayDetectionStatic
     callback(): (req: IncomingMessage, res: ServerResponse) => void
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void
     on(event: string, listener: (...args: never[]) => void): this
@@ -176,6 +182,7 @@ declare module 'oidc-provider' {
     InvalidClientMetadata: new (description: string) => OIDCProviderError
     InvalidRequest: new (description?: string) => OIDCProviderError
     InvalidClient: new (description?: string) => OIDCProviderError
+    InvalidClientAuth: new (description?: string) => OIDCProviderError
     AccessDenied: new (description?: string) => OIDCProviderError
   }
 

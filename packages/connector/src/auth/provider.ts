@@ -1,4 +1,3 @@
-import { html } from 'hono/html'
 import Provider, {
   errors,
   type Client,
@@ -14,13 +13,20 @@ import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
 import { storeAdapter } from './adapter.js'
 import { clientMetadataFetch } from './client-metadata-fetch.js'
-import { rememberRefusedDocuments } from './client-metadata-refusals.js'
+import { refusalOf, rememberRefusedDocuments } from './client-metadata-refusals.js'
 import { compareClientSecretsByDigest, isHashedClientSecret } from './client-secrets.js'
-import { acceptClientScope } from './client-scope.js'
+import {
+  boundAssertionLifetime,
+  CLIENT_ASSERTION_ALGS,
+  keepClientKeys,
+  useAssertionsOnce,
+} from './client-assertions.js'
+import { CHECKED_FIELDS, checkClientField } from './client-metadata.js'
 import type { Grants } from './grants.js'
 import { cookieKeys, signingJwks } from './keys.js'
-import { PAGE_HEADERS, pageText } from '../pages/page.js'
-import { validateRedirectUris } from './redirect-uris.js'
+import { PAGE_HEADERS } from '../pages/page.js'
+import { requestErrorPage } from '../pages/request-error-page.js'
+import { matchLoopbackRedirectsAtAnyPort, withoutLoopbackPort } from './redirect-uris.js'
 import { allScopeNames, serviceOfResource } from './resources.js'
 import { countTokens } from './token-metrics.js'
 
@@ -106,19 +112,20 @@ export function createAuthorizationServer({
       id_token_signed_response_alg: 'EdDSA',
     },
     // Secrets are stored as digests (client-secrets.ts): no method that needs the secret itself.
-    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // Signed assertions (client-assertions.ts) for the clients that ask for them, as ChatGPT does.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    assertJwtClientAuthClaimsAndHeader: boundAssertionLifetime,
     // Checked on every registration and metadata document, before oidc-provider's own checks.
     extraClientMetadata: {
-      properties: ['redirect_uris', 'scope'],
-      validator: (
-        _ctx: unknown,
-        key: string,
-        value: unknown,
-        metadata: Record<string, unknown>,
-      ) => {
-        if (key === 'redirect_uris') validateRedirectUris(value)
-        if (key === 'scope') acceptClientScope(metadata)
-      },
+      properties: CHECKED_FIELDS,
+      validator: (_ctx: unknown, key: string, value: unknown, metadata: Record<string, unknown>) =>
+        checkClientField(key, value, metadata),
+    },
+    // A document is small (oidc-provider's 5 KiB); a client's keys a few KiB.
+    fetchResponseBodyLimits: {
+      'client_id metadata document': 5 * 1024,
+      jwks_uri: 16 * 1024,
+      sector_identifier_uri: 16 * 1024,
     },
     // OAuth 2.1: the redirect_uri is always sent, and matched exactly.
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -184,11 +191,16 @@ export function createAuthorizationServer({
       },
     },
 
-    // One grant per person, client and service (see loadExistingGrant below).
+    // An earlier grant of the person, client and service spares them the consent page, except
+    // for a code that goes back to a loopback port: any program on the person's machine can listen
+    // there and name itself as an app they use (Claude Code's document names no port), so the
+    // person decides each time, as oidc-provider does for native clients.
     loadExistingGrant: async (ctx: KoaContextWithOIDC): Promise<Grant | undefined> => {
       const { oidc } = ctx
       const fromInteraction = oidc.result?.consent?.grantId
       if (fromInteraction) return provider.Grant.find(fromInteraction)
+      const redirectUri = oidc.params?.redirect_uri
+      if (typeof redirectUri === 'string' && withoutLoopbackPort(redirectUri)) return undefined
       const account = oidc.session?.accountId
       const service = serviceOfResource(publicUrl, oidc.params?.resource)
       if (!account || !service || !oidc.client) return undefined
@@ -240,6 +252,7 @@ export function createAuthorizationServer({
       introspectionSigningAlgValues: ['EdDSA'],
       authorizationSigningAlgValues: ['EdDSA'],
       requestObjectSigningAlgValues: ['EdDSA', 'ES256', 'RS256', 'PS256'],
+      clientAuthSigningAlgValues: CLIENT_ASSERTION_ALGS,
     },
     routes: ROUTES,
     // The connector answers CORS on discovery, registration, token and revocation itself, for
@@ -248,25 +261,25 @@ export function createAuthorizationServer({
     // client's redirect origins only) is no defence when anyone may register a client.
     clientBasedCORS: () => true,
     fetch: clientMetadataFetch(config),
-    renderError: async (ctx: KoaContextWithOIDC, out: Record<string, string>) => {
+    renderError: async (
+      ctx: KoaContextWithOIDC,
+      out: { error: string; error_description?: string },
+      error: unknown,
+    ) => {
       for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value)
       ctx.set('Content-Type', 'text/html; charset=utf-8')
-      ctx.body = await pageText(
-        'Request not valid',
-        html`<h1>This request cannot be completed</h1>
-          <p><strong>${out.error}</strong>: ${out.error_description ?? ''}</p>
-          <p>
-            Nothing was sent back to the app that sent you here. Go back to your assistant and
-            connect again; if this keeps happening, tell the app's developer.
-          </p>`,
-      )
+      const refusal = refusalOf(error)
+      ctx.body = await requestErrorPage(out, refusal?.unreachable ? refusal : undefined)
     },
   })
 
   // The connector runs behind whatever origin PUBLIC_URL names; see server.ts.
   provider.proxy = true
   compareClientSecretsByDigest(provider)
-  rememberRefusedDocuments(provider)
+  matchLoopbackRedirectsAtAnyPort(provider)
+  useAssertionsOnce(provider, store)
+  rememberRefusedDocuments(provider, log)
+  keepClientKeys(provider)
 
   // The metadata lists the services' scopes (oidc-provider lists only its own static ones).
   const scopesSupported = allScopeNames()
@@ -294,12 +307,20 @@ export function createAuthorizationServer({
 }
 
 /**
+ * `offline_access` in a request asks for a refresh token, which every grant here has: a client may
+ * add it (Claude Code does, as the MCP specification suggests) and it changes nothing.
+ */
+const OFFLINE_ACCESS = 'offline_access'
+
+/**
  * The scopes of an authorization request must all be the named service's; none asked means all
  * of them (the consent page lists each one, and every change is still approved call by call).
  */
 function checkRequestedScopes(ctx: KoaContextWithOIDC, resource: string, scopes: string[]) {
   const params = ctx.oidc.params ?? {}
-  const asked = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : []
+  const named = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : []
+  const asked = named.filter((scope) => scope !== OFFLINE_ACCESS)
+  if (asked.length !== named.length) params.scope = asked.join(' ')
   if (asked.length === 0) {
     params.scope = scopes.join(' ')
     return

@@ -9,6 +9,8 @@ export interface ConsentRequest {
   /** The client's name, or its id when it gave none. */
   clientName: string
   clientId: string
+  /** For a client named by a metadata document, the host that publishes it (`claude.ai`). */
+  publishedBy?: string
   /** Where the person is sent back, whatever they choose. */
   redirectHost: string
   service: ServiceName
@@ -37,7 +39,14 @@ export function consentPage(
         ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
         <p class="lead">
           The app <strong>${request.clientName}</strong>
-          ${named ? html`<small>(<code>${request.clientId}</code>)</small>` : ''} asks for access to
+          ${
+            request.publishedBy
+              ? html`<small>(published by <strong>${request.publishedBy}</strong>)</small>`
+              : named
+                ? html`<small>(<code>${request.clientId}</code>)</small>`
+                : ''
+          }
+          asks for access to
           <strong>${service.title}</strong> in your account. It will be able to:
         </p>
         <ul>

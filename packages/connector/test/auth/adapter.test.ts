@@ -1,6 +1,7 @@
 import { errors } from 'oidc-provider'
 import { describe, expect, it } from 'vitest'
 import {
+  claimRecordOnce,
   digest,
   purgeExpiredRecords,
   storeAdapter,
@@ -118,6 +119,23 @@ describeEachEngine('the authorization server adapter', (engine) => {
       )
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     }
+  })
+
+  it('claims a value once across replicas (a client assertion jti), keeping its digest', async () => {
+    const location = await engine.newLocation()
+    const replicas = [await engine.openStore(location), await engine.openStore(location)]
+    const expiresAt = Date.now() + 60_000
+    for (let round = 0; round < 5; round += 1) {
+      const value = `https://client.example/client.json jti-${round}`
+      const claims = await Promise.all(
+        [0, 1, 0, 1].map((i) => claimRecordOnce(replicas[i]!, 'ReplayDetection', value, expiresAt)),
+      )
+      expect(claims.filter(Boolean)).toHaveLength(1)
+    }
+    const stored = await rows(replicas[0]!)
+    expect(stored).toHaveLength(5)
+    expect(stored[0]).toMatchObject({ kind: 'ReplayDetection', expires_at: expiresAt })
+    expect(JSON.stringify(stored)).not.toContain('jti-')
   })
 
   it('destroys a record; destroying a grant tells the hook', async () => {

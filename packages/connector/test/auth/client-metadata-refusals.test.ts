@@ -3,7 +3,10 @@ import {
   MAX_REFUSALS,
   REFUSAL_MEMORY_MS,
   RefusedDocuments,
+  type DocumentRefusal,
 } from '../../src/auth/client-metadata-refusals.js'
+
+const slow: DocumentRefusal = { host: 'a.example', unreachable: true, reason: 'no answer' }
 
 /**
  * The memory of refused client metadata documents (what it stops is in
@@ -13,20 +16,20 @@ describe('the memory of refused metadata documents', () => {
   it('forgets a refusal after a minute', () => {
     let now = 0
     const refused = new RefusedDocuments(() => now)
-    refused.add('https://a.example/client.json')
+    refused.add('https://a.example/client.json', slow)
     now = REFUSAL_MEMORY_MS - 1
-    expect(refused.has('https://a.example/client.json')).toBe(true)
-    expect(refused.has('https://b.example/client.json')).toBe(false)
+    expect(refused.get('https://a.example/client.json')).toEqual(slow)
+    expect(refused.get('https://b.example/client.json')).toBeUndefined()
     now = REFUSAL_MEMORY_MS
-    expect(refused.has('https://a.example/client.json')).toBe(false)
+    expect(refused.get('https://a.example/client.json')).toBeUndefined()
   })
 
   it(`keeps at most ${MAX_REFUSALS}, forgetting the oldest first`, () => {
     const refused = new RefusedDocuments(() => 0)
     const url = (n: number) => `https://client.example/${n}.json`
-    for (let n = 0; n <= MAX_REFUSALS; n++) refused.add(url(n))
-    expect(refused.has(url(0))).toBe(false)
-    expect(refused.has(url(1))).toBe(true)
-    expect(refused.has(url(MAX_REFUSALS))).toBe(true)
+    for (let n = 0; n <= MAX_REFUSALS; n++) refused.add(url(n), slow)
+    expect(refused.get(url(0))).toBeUndefined()
+    expect(refused.get(url(1))).toBeDefined()
+    expect(refused.get(url(MAX_REFUSALS))).toBeDefined()
   })
 })

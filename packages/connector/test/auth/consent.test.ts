@@ -62,7 +62,7 @@ describe('the consent form', () => {
 describe('consent', () => {
   it('is remembered for the same client and service: no pages the second time', async () => {
     const person = suite.person('returning')
-    const client = await suite.registerClient()
+    const client = await suite.registerClient({ redirect_uris: ['https://app.example/callback'] })
     const first = await suite.connect({ person, client })
     expect(person.seen).toEqual(['consent', 'provider', 'choice'])
     const second = await suite.connect({ person, client })
@@ -76,6 +76,18 @@ describe('consent', () => {
       .execute()
     expect(links).toHaveLength(1)
     expect((await suite.mcp('tasks', first.tokens.access_token)).status).toBe(200)
+  })
+
+  it('is asked every time a code goes back to a loopback port, whatever the client', async () => {
+    // Any program on the person's machine can listen on a loopback port and give the id of an app
+    // they use: only the person can tell that it is the app.
+    const person = suite.person('asked-again')
+    const client = await suite.registerClient({ redirect_uris: ['http://localhost/callback'] })
+    const at = (port: number) => ({ ...client, redirect_uri: `http://localhost:${port}/callback` })
+    await suite.connect({ person, client: at(41001) })
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
+    await suite.connect({ person, client: at(41002) })
+    expect(person.seen).toEqual(['consent', 'provider', 'choice'])
   })
 
   it('is asked again of the same client for another service, and for more permissions', async () => {

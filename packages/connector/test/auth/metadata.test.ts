@@ -32,7 +32,13 @@ describe('authorization server metadata', () => {
       response_types_supported: ['code'],
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: true,
-      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: [
+        'none',
+        'client_secret_basic',
+        'client_secret_post',
+        'private_key_jwt',
+      ],
+      token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       scopes_supported: [
         'tasks.readonly',
         'tasks',

@@ -5,6 +5,10 @@ import { afterAll, beforeAll } from 'vitest'
 export interface DocumentServerOptions {
   /** How long the server holds its answer at a path, to play a slow client (default: none). */
   delayMs?: (path: string) => number
+  /** Other JSON it serves as it is, by path (a client's signing keys, say); undefined: none. */
+  fileAt?: (path: string) => unknown
+  /** The status it answers at a path, to play a client's server in trouble (default: 200). */
+  statusAt?: (path: string) => number
 }
 
 /**
@@ -26,9 +30,11 @@ export function metadataDocumentsForSuite(
       const host = req.headers.host!
       requests.push({ host, path: req.url! })
       const clientId = `https://${host}${req.url}`
+      const file = options.fileAt?.(req.url!)
       const answer = () => {
+        res.statusCode = options.statusAt?.(req.url!) ?? 200
         res.setHeader('content-type', 'application/json')
-        res.end(JSON.stringify({ ...documentFor(clientId), client_id: clientId }))
+        res.end(JSON.stringify(file ?? { ...documentFor(clientId), client_id: clientId }))
       }
       const delay = options.delayMs?.(req.url!) ?? 0
       if (delay > 0) setTimeout(answer, delay)

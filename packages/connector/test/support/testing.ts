@@ -23,6 +23,16 @@ export { heldDate } from './clock.js'
 // An assistant: its OAuth, its MCP clients, and its calls.
 export { AssistantOAuth, recordingFetch } from './assistant-oauth.js'
 export { AuthorizationFlow } from './authorization-flow.js'
+export { HOSTS, documentPath, jwksPath, type Host } from './hosts.js'
+export {
+  CLIENT_ASSERTION_TYPE,
+  HostSignIn,
+  hostSigningKey,
+  signedAssertion,
+  publishedDocument,
+  type HostSigningKey,
+  type HostWorld,
+} from './host-sign-in.js'
 export { mcpClientWithToken } from './mcp-client.js'
 export { approvalLink, assistantV1, assistantV2, textOf } from '../mcp/approval-clients.js'
 export { taskFixtures } from '../mcp/fixtures.js'

@@ -45,7 +45,11 @@ export class Connections {
           grantId: link.grantId,
           clientName: client?.clientName || link.clientId,
           clientId: link.clientId,
-          redirectHosts: [...new Set((client?.redirectUris ?? []).map(hostOf))].filter(Boolean),
+          // Where this connection's authorization went back to; for older grants, wherever the
+          // client may receive one.
+          returnsTo: link.returnsTo
+            ? [link.returnsTo]
+            : [...new Set((client?.redirectUris ?? []).map(hostOf))].filter(Boolean),
           service: link.service,
           permissions: await this.permissionsOf(link.grantId, link.service),
           since: link.createdAt,

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { ACTIVITY_PATH, activityPage } from '../pages/activity-page.js'
+import { connectionNames } from '../pages/connection-names.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { toolDefinition } from '../services/tools.js'
 import { activityOf } from './activity.js'
@@ -19,12 +20,25 @@ export function activityRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: App
     if (!session) return signedOut(deps, c, signIns.activity)
     const nameOf = deps.clients.namer()
     const entries = activityOf(await deps.audit.ofPerson(session.subject, ACTIVITY_EVENTS))
+    const links = await deps.grants.linksOfAccount(session.subject)
+    const connections = connectionNames(
+      await Promise.all(
+        links.map(async (link) => ({
+          grantId: link.grantId,
+          clientName: await nameOf(link.clientId),
+          since: link.createdAt,
+          returnsTo: link.returnsTo,
+        })),
+      ),
+    )
     const rows = await Promise.all(
       entries.map(async (entry) => {
         const service = entry.service as ServiceName | null
         return {
           ...entry,
-          clientName: entry.clientId ? await nameOf(entry.clientId) : 'An assistant',
+          clientName:
+            connections.get(entry.grantId) ??
+            (entry.clientId ? await nameOf(entry.clientId) : 'An assistant'),
           serviceTitle: (service && SERVICES[service]?.title) ?? 'a service',
           toolTitle: toolDefinition(service, entry.tool)?.title ?? entry.tool,
         }

@@ -14,6 +14,8 @@ export interface ActivityEntry extends Pick<
   'at' | 'decision' | 'outcome' | 'upstreamStatus'
 > {
   clientId: string | null
+  /** The connection it was asked under (ended since, maybe). */
+  grantId: string
   service: string | null
   tool: string
 }
@@ -35,6 +37,7 @@ export function activityOf(events: readonly AuditRow[]): ActivityEntry[] {
     const entry: ActivityEntry = {
       at: Number(decided.at),
       clientId: decided.client_id,
+      grantId: decided.grant_id,
       service: decided.service,
       tool: decided.tool,
       decision: decided.decision as ActivityEntry['decision'],

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { PersonSessions } from '../account/sessions.js'
 import type { SignIn } from '../account/sign-in.js'
 import type { ClientDirectory } from '../auth/clients.js'
+import type { Grants } from '../auth/grants.js'
 import type { FormTokens } from '../auth/keys.js'
 import type { AuditTrail } from './audit.js'
 import type { Approvals } from './gate.js'
@@ -15,6 +16,8 @@ export interface ApprovalRoutesDeps {
   publicUrl: string
   /** For the assistants' names. */
   clients: ClientDirectory
+  /** The person's connections, to tell apart two of one assistant. */
+  grants: Pick<Grants, 'linksOfAccount'>
   /** The connections page's sessions, and its sign-in for a page of the connector. */
   sessions: PersonSessions
   signInFor(pagePath: string): SignIn

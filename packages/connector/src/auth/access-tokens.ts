@@ -115,6 +115,8 @@ function linkOf(row: Row): GrantLink | undefined {
     // Null for a grant that covers every one: a joined link is told apart by grant_id.
     coverage: row.coverage,
     coverage_key_id: null,
+    // For the person's pages only: not read on a call's path.
+    returns_to: null,
   })
 }
 

@@ -105,7 +105,12 @@ async function allowed(
 ) {
   // Taken once: of two posts of this page, one makes the grant.
   if (!(await deps.choices.take(interaction.uid))) return expired(c)
-  const grantId = await newGrant(deps, choice, request.clientId, coverage)
+  const grantId = await newGrant(
+    deps,
+    choice,
+    { clientId: request.clientId, returnsTo: request.redirectHost },
+    coverage,
+  )
   await finish(interaction, {
     login: { accountId: choice.account },
     consent: { grantId },

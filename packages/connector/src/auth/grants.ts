@@ -24,6 +24,8 @@ export interface GrantLink {
   createdAt: number
   /** What it covers, as stored: null for every one, else the chosen ids sealed (coverage.ts). */
   coverage: string | null
+  /** Where its authorization sent the person back (`localhost:54321`); null for older grants. */
+  returnsTo: string | null
 }
 
 /** What ending a grant needs from the upstream client. */
@@ -50,7 +52,7 @@ export class Grants {
 
   /** Links a new grant to its credential, covering what `coverage` says (every one unless told). */
   async link(
-    link: Omit<GrantLink, 'createdAt' | 'coverage'>,
+    link: Omit<GrantLink, 'createdAt' | 'coverage' | 'returnsTo'> & { returnsTo?: string },
     coverage: StoredCoverage = EVERY_ONE_STORED,
   ): Promise<void> {
     await this.store.db
@@ -62,6 +64,7 @@ export class Grants {
         client_id: link.clientId,
         service: link.service,
         created_at: this.now(),
+        returns_to: link.returnsTo ?? null,
         ...coverage,
       })
       .execute()
@@ -212,6 +215,7 @@ export function toLink(row: Selectable<GrantLinkTable>): GrantLink {
     service: row.service as ServiceName,
     createdAt: row.created_at,
     coverage: row.coverage,
+    returnsTo: row.returns_to,
   }
 }
 

@@ -85,8 +85,8 @@ export function signedInPage(c: Context, view: SignedInView) {
 export interface ConnectionView {
   grantId: string
   clientName: string
-  /** Where the client receives authorizations. */
-  redirectHosts: readonly string[]
+  /** Where its authorization sent the person back (`localhost:54321`), or where it may. */
+  returnsTo: readonly string[]
   service: ServiceName
   /** Each permission of the grant, in the person's words. */
   permissions: readonly string[]
@@ -107,7 +107,7 @@ export interface SignedInView {
 }
 
 function connectionItem(connection: ConnectionView, csrf: string) {
-  const hosts = connection.redirectHosts.join(', ')
+  const hosts = connection.returnsTo.join(', ')
   return html`<article class="card">
     <h3>${connection.clientName}</h3>
     <p class="meta">

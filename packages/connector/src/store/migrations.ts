@@ -279,6 +279,13 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0010_grant_returns_to': {
+    async up(db: Kysely<unknown>) {
+      // Where a grant's authorization sent the person back (the redirect's host and port), so two
+      // connections of one app can be told apart (src/account/connections.ts). Null for older ones.
+      await db.schema.alterTable('grant_links').addColumn('returns_to', 'text').execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

@@ -109,6 +109,8 @@ export interface GrantLinkTable {
   coverage: string | null
   /** The key that sealed `coverage`; null with it. */
   coverage_key_id: string | null
+  /** Where its authorization sent the person back: the redirect's host (and port); null before. */
+  returns_to: string | null
 }
 
 /**

@@ -101,6 +101,25 @@ describe('the activity page', () => {
     expect(entriesOf(signedOut.text)).toEqual([])
   })
 
+  it('tells apart two connections of assistants of one name: when each was made, where it returns', async () => {
+    const person = suite.person('activity-eve')
+    const first = await flow.connected('activity-eve', 'Claude', person)
+    const second = await flow.connected('activity-eve', 'Claude', person)
+    for (const { grantId } of [first, second]) {
+      const { url } = await flow.approvals.request(flow.deleteCall(grantId))
+      await flow.onThePage(person, url, 'Decline')
+    }
+    const page = await flow.open(person, `${suite.url}/activity`)
+    const [newer, older] = entriesOf(page.text)
+    const returnsTo = (connection: typeof first) => new URL(connection.client.redirect_uri).host
+    expect(newer).toMatch(
+      new RegExp(`Claude \\(connected .* UTC, returns to ${returnsTo(second)}\\)`),
+    )
+    expect(older).toMatch(
+      new RegExp(`Claude \\(connected .* UTC, returns to ${returnsTo(first)}\\)`),
+    )
+  })
+
   it('the trail is kept AUDIT_RETENTION_DAYS, then pruned; the person, assistant and service outlive the grant', async () => {
     const { grantId } = await flow.connected('activity-dee')
     const now = Date.now()

@@ -7,8 +7,14 @@ import { runSandbox } from '@countersign/sandbox'
  * pointed at it, each in this process as its own package; they still talk only over HTTP. In
  * production the connector runs alone (`countersign start`) and loads no sandbox module.
  */
+/** A program that cannot start says why in one line (a port taken names its variable). */
+const stop = (error: unknown): never => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+}
+
 const env = connectorEnvironment()
-const sandbox = env.startSandbox ? await runSandbox() : undefined
+const sandbox = env.startSandbox ? await runSandbox().catch(stop) : undefined
 const connector = await runConnector(
   env,
   sandbox && {
@@ -18,8 +24,7 @@ const connector = await runConnector(
   },
 ).catch(async (error: unknown) => {
   await sandbox?.close()
-  console.error(error instanceof Error ? error.message : error)
-  process.exit(1)
+  return stop(error)
 })
 
 // The connector drains its calls in flight first; the sandbox, its provider, closes after it.

@@ -96,3 +96,44 @@ describe('npm start', () => {
     expect(files.filter((file) => /[\\/](tsx|esbuild|@esbuild)[\\/]/.test(file))).toEqual([])
   })
 })
+
+describe('npm start where a port is taken', () => {
+  /** The launcher again, with the ports of the one running where `taken` says: its exit and words. */
+  async function startBeside(taken: 'connector' | 'sandbox' | 'google') {
+    const mine = {
+      connector: await freePort(),
+      sandbox: await freePort(),
+      google: await freePort(),
+    }
+    const env = { ...mine, [taken]: ports[taken] }
+    const launcher = spawn(process.execPath, [join(ROOT, 'dev/dist/start.js')], {
+      cwd: dataDir,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(env.connector),
+        SANDBOX_PORT: String(env.sandbox),
+        SANDBOX_GOOGLE_PORT: String(env.google),
+        METRICS_PORT: '0',
+        DATA_DIR: join(dataDir, `beside-${taken}`),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let errors = ''
+    launcher.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+    const code = await new Promise<number | null>((done) => launcher.once('exit', done))
+    const lines = errors.split('\n').filter((line) => line && !line.includes('WARNING'))
+    return { code, lines }
+  }
+
+  it.each([
+    ['connector', 'PORT'],
+    ['sandbox', 'SANDBOX_PORT'],
+    ['google', 'SANDBOX_GOOGLE_PORT'],
+  ] as const)('the %s port: one line naming %s, and exit 1', async (taken, variable) => {
+    const { code, lines } = await startBeside(taken)
+    expect(code).toBe(1)
+    expect(lines).toEqual([
+      `${variable} ${ports[taken]} is already in use on 127.0.0.1: set ${variable} to a free port.`,
+    ])
+  })
+})

@@ -13,3 +13,4 @@ export {
   type Variable,
 } from './variable.js'
 export * from './kinds.js'
+export { listenError, type Listening } from './listening.js'

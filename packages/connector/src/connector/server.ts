@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { listenError } from '@countersign/environment'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { Provider } from 'oidc-provider'
@@ -8,6 +9,7 @@ import { accountRoutes } from '../account/routes.js'
 import { AuditTrail } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
+import { homePage } from '../pages/home-page.js'
 import { AccessTokens } from '../auth/access-tokens.js'
 import { ClientDirectory } from '../auth/clients.js'
 import { GrantChoices } from '../auth/choices.js'
@@ -47,6 +49,7 @@ import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
+import { answerMisaddressed } from './addressed.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
@@ -319,6 +322,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
     inFlight.stopping ? c.json({ status: 'stopping' }, 503) : c.json({ status: 'ok' }),
   )
   const providerName = config.upstream.name || new URL(config.upstream.authorizationUrl).host
+  app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
   const account = accountRoutes({
     publicUrl: config.publicUrl,
     store: parts.store,
@@ -355,6 +359,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
       publicUrl: config.publicUrl,
       clients: new ClientDirectory(provider, log.child({ component: 'approvals' })),
+      grants: parts.grants,
       sessions: account.sessions,
       signInFor: account.signInFor,
       formTokens: new FormTokens(parts.vault, 'approval'),
@@ -413,6 +418,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       })
     }
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
+    if (answerMisaddressed(req, res, path, publicUrl)) return
 
     if (
       path.startsWith(OAUTH_PATH_PREFIX) ||
@@ -487,11 +493,14 @@ const pathOf = (url: string | undefined) => {
 /** A path as the request log shows it: an approval's id is the key to its page, so it is not. */
 const loggedPath = (path: string) => path.replace(/^\/approvals\/[^/]+/, '/approvals/{id}')
 
+/** Listens, or fails with one line that names the variable to change (PORT, HOST). */
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(listenError(error, { portVariable: 'PORT', hostVariable: 'HOST', port, host })),
+    )
     server.listen(port, host, () => {
-      server.off('error', reject)
+      server.removeAllListeners('error')
       resolve()
     })
   })

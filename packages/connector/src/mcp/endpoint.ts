@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
-import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
+import { hostnameOfHeader } from '../config/loopback.js'
 import { bearerCors, bearerCorsInBrowsers } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
@@ -286,13 +286,11 @@ function refuseForeignHost(allowed: URL): MiddlewareHandler {
 }
 
 /**
- * A connector that listens on loopback answers to every loopback name (`localhost` and
- * `127.0.0.1` alike): a rebinding attack can only point a public name at it, and those are refused.
+ * Its own host name only. Under another loopback name a request was already told the address to
+ * use (connector/addressed.ts); a rebinding page can only point a public name at it.
  */
 function sameHost(hostname: string | undefined, allowed: URL): boolean {
-  if (!hostname) return false
-  if (isLoopbackHostname(allowed.hostname)) return isLoopbackHostname(hostname)
-  return hostname === allowed.hostname
+  return hostname !== undefined && hostname === allowed.hostname
 }
 
 function refuse(message: string): Response {

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { listenError } from '@countersign/environment'
 import type { Logger } from 'pino'
 import type { MetricsConfig } from '../config/config.js'
 import { hostnameOfHeader, isLoopbackHostname, localOrigin } from '../config/loopback.js'
@@ -44,7 +45,16 @@ export async function serveMetrics(
   try {
     await listen(server, config)
   } catch (error) {
-    if (!(config.optional && error instanceof PortTaken)) throw error
+    const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+    if (!(config.optional && taken)) {
+      throw listenError(error as NodeJS.ErrnoException, {
+        portVariable: 'METRICS_PORT',
+        hostVariable: 'METRICS_HOST',
+        port: config.port,
+        host: config.host,
+        otherwise: 'or to 0 to turn metrics off',
+      })
+    }
     log.warn(
       `METRICS_PORT ${config.port} is already in use on ${config.host}: this connector serves no metrics; set METRICS_PORT to a free port for them.`,
     )
@@ -59,9 +69,6 @@ export async function serveMetrics(
     )
   return { url, close: () => closeNow(server) }
 }
-
-/** The port is held by another process. */
-class PortTaken extends Error {}
 
 interface Checks {
   authorized: (header: string | undefined) => boolean
@@ -122,30 +129,9 @@ const namesLoopback = (host: string | undefined) => {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest()
 
-/** Listens, or fails with an error that names the setting to change. */
 function listen(server: Server, { port, host }: MetricsConfig): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, port, host)))
+    server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
-}
-
-function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
-  const fix = 'set METRICS_PORT to a free port, or to 0 to turn metrics off'
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new PortTaken(`METRICS_PORT ${port} is already in use on ${host}: ${fix}.`)
-    case 'EACCES':
-      return new Error(`METRICS_PORT ${port} may not be used by this user on ${host}: ${fix}.`)
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new Error(
-        `METRICS_HOST "${host}" is not an address of this machine: set it to one, such as 127.0.0.1 or 0.0.0.0.`,
-      )
-    default:
-      return new Error(
-        `The metrics server cannot listen on ${host}:${port} (METRICS_HOST, METRICS_PORT): ${error.message}`,
-      )
-  }
 }

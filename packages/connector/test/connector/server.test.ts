@@ -1,4 +1,5 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -37,6 +38,87 @@ describe('the connector server', () => {
     const missing = await suite.request('GET', '/nowhere')
     expect(missing.status).toBe(404)
     expect(missing.body.error).toBe('not_found')
+  })
+})
+
+describe('first run', () => {
+  it('GET / says what this server is, with the three MCP URLs and the way to the person’s pages', async () => {
+    const res = await suite.request('GET', '/')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    for (const service of ['tasks', 'search', 'analytics'])
+      expect(res.text).toContain(`<code>${suite.url}/${service}/mcp</code>`)
+    expect(res.text).toContain('href="/connections"')
+  })
+
+  /** A request with its own Host header (fetch cannot set one). */
+  function withHost(host: string, method: string, path: string, body?: string) {
+    const url = new URL(suite.url)
+    return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method,
+            headers: {
+              host: `${host}:${url.port}`,
+              ...(body && {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+              }),
+            },
+          },
+          (res) => {
+            let text = ''
+            res.setEncoding('utf8')
+            res.on('data', (chunk: string) => (text += chunk))
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }))
+          },
+        )
+        req.on('error', reject)
+        req.end(body)
+      },
+    )
+  }
+
+  it('another loopback name than PUBLIC_URL’s is told the address to use', async () => {
+    const page = await withHost('localhost', 'GET', '/connections?x=1')
+    expect(page.status).toBe(308)
+    expect(page.headers.location).toBe(`${suite.url}/connections?x=1`)
+
+    const mcp = await withHost(
+      'localhost',
+      'POST',
+      '/tasks/mcp',
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    )
+    expect(mcp.status).toBe(421)
+    expect(JSON.parse(mcp.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: expect.stringContaining(`use ${suite.url}/tasks/mcp`),
+      },
+    })
+    const metadata = await withHost(
+      'localhost',
+      'GET',
+      '/.well-known/oauth-protected-resource/tasks/mcp',
+    )
+    expect(metadata.status).toBe(421)
+    expect(JSON.parse(metadata.text).error_description).toContain(
+      `use ${suite.url}/.well-known/oauth-protected-resource/tasks/mcp`,
+    )
+    const token = await withHost('[::1]', 'POST', '/oauth/token', '{}')
+    expect(token.status).toBe(421)
+
+    // Under its own name, as before; a probe under any.
+    expect((await withHost('127.0.0.1', 'GET', '/connections')).status).toBe(200)
+    expect((await withHost('localhost', 'GET', '/healthz')).status).toBe(200)
   })
 })
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
+import { listenError, type Listening } from '@countersign/environment'
 import type { Hono } from 'hono'
 import type { KyselyPlugin } from 'kysely'
 import {
@@ -75,13 +76,19 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
   const servers: ServerType[] = []
   try {
-    const seed = await listen(createSandboxApp(state, genericDialect(config)), host, options.port)
-    servers.push(seed)
-    const google = await listen(
-      createGoogleApp(state, googleDialect(config)),
+    const seed = await listen(createSandboxApp(state, genericDialect(config)), {
+      portVariable: 'SANDBOX_PORT',
+      hostVariable: 'SANDBOX_HOST',
+      port: options.port,
       host,
-      options.googlePort ?? 0,
-    )
+    })
+    servers.push(seed)
+    const google = await listen(createGoogleApp(state, googleDialect(config)), {
+      portVariable: 'SANDBOX_GOOGLE_PORT',
+      hostVariable: 'SANDBOX_HOST',
+      port: options.googlePort ?? 0,
+      host,
+    })
     servers.push(google)
     config.publicUrl ||= originOf(host, seed)
     config.googlePublicUrl ||= originOf(host, google)
@@ -102,14 +109,20 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
 }
 
-function listen(app: Hono<SandboxEnv>, hostname: string, port: number): Promise<ServerType> {
+/** Listens, or fails with one line that names the variable to change. */
+function listen(app: Hono<SandboxEnv>, at: Listening): Promise<ServerType> {
   return new Promise<ServerType>((resolve, reject) => {
     // An answer sent while its request's body is still arriving says `Connection: close`.
     const server = serve(
-      { fetch: app.fetch, port, hostname, serverOptions: { ServerResponse: EarlyAnswerResponse } },
+      {
+        fetch: app.fetch,
+        port: at.port,
+        hostname: at.host,
+        serverOptions: { ServerResponse: EarlyAnswerResponse },
+      },
       () => resolve(server),
     )
-    server.once('error', reject)
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, at)))
   })
 }
 

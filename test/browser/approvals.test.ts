@@ -15,7 +15,7 @@ import {
  * The person's pages in a real browser (docs/design.md, "The person's pages"), Debian's Chromium
  * driven by playwright-core: five changes asked by two assistants approved in one visit, each then
  * made once; and every page of the family (consent, approval, approvals, activity, connections, the
- * sign-in and error pages) in light and dark, at 360 px and 1280 px, with no sideways scrolling and
+ * front page, the sign-in and error pages, an app that cannot be reached) in light and dark, at 360 px and 1280 px, with no sideways scrolling and
  * no serious or critical axe-core violation. Screenshots are kept in .tmp/screenshots, for people
  * to look at (never compared pixel by pixel).
  */
@@ -119,6 +119,11 @@ describe.skipIf(!browserAvailable)('the person’s pages in a real browser (Chro
     await flow.onThePage(person, declined.url, 'Decline')
     // A consent page: an authorization begun in the browser, which stops there.
     const consentClient = await suite.registerClient({ client_name: 'Helpful Assistant' })
+    const unreachableApp = {
+      client_id: 'https://127.0.0.1:1/client.json',
+      redirect_uri: 'http://127.0.0.1:45123/callback',
+      registration: {},
+    }
 
     const problems: string[] = []
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -142,6 +147,11 @@ describe.skipIf(!browserAvailable)('the person’s pages in a real browser (Chro
       await check('connections')
       await page.goto(`${suite.url}/approvals/not-a-change`)
       await check('error')
+      await page.goto(`${suite.url}/`)
+      await check('home')
+      // An app whose sign-in document cannot be fetched (nothing listens at port 1).
+      await page.goto(suite.authorizationUrl(unreachableApp, 'tasks', suite.pkce()).toString())
+      await check('app-unreachable')
       await context.close()
     }
     expect(problems).toEqual([])

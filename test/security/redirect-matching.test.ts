@@ -7,7 +7,7 @@ import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
  * page and no redirect, so an attacker's URI never receives a code or even an error. The one
  * latitude is RFC 8252 §7.3's: a loopback redirect URI (`localhost`, `127.0.0.1`, `[::1]`) matches
  * at any port, whatever the client's `application_type`, since the hosts that run on the person's
- * machine listen on whatever port they get (docs/threat-model.md, "Loopback redirects at any port").
+ * machine listen on whatever port they get (docs/threat-model.md, "A program on the person's machine posing as a host").
  */
 
 const suite = connectorForSuite()

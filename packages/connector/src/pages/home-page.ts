@@ -11,10 +11,10 @@ export function homePage(c: Context, { publicUrl, providerName }: HomeView) {
   return page(
     c,
     'Connector',
-    html`<h1>A connector for your assistant</h1>
-      <section class="card">
+    html`<section class="card">
+        <h1>A connector for your assistant</h1>
         <p class="lead">
-          This server lets an AI assistant work on your ${providerName} account, one service at a
+          This server lets an AI assistant work on your account at ${providerName}, one service at a
           time, with a grant you can take back whenever you like. The assistant never sees your
           password or your provider's token, and every change it asks to make waits for your
           approval.

@@ -10,13 +10,23 @@ import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
  * anything else (MCP, OAuth, metadata) gets 421 Misdirected Request, saying it in words, as a
  * JSON-RPC error on an MCP endpoint. `/healthz` answers under any name, for probes.
  */
-export function answerMisaddressed(
+export function misaddressedAnswers(
+  publicUrl: URL,
+): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+  if (!isLoopbackHostname(publicUrl.hostname)) return () => false
+  // Nearly every request names the public host as it is written: no parsing for those.
+  return (req, res, path) =>
+    req.headers.host !== publicUrl.host &&
+    path !== '/healthz' &&
+    answerMisaddressed(req, res, path, publicUrl)
+}
+
+function answerMisaddressed(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   publicUrl: URL,
 ): boolean {
-  if (!isLoopbackHostname(publicUrl.hostname) || path === '/healthz') return false
   const hostname = hostnameOfHeader(req.headers.host)
   if (!hostname || hostname === publicUrl.hostname || !isLoopbackHostname(hostname)) return false
 

@@ -49,7 +49,7 @@ import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
-import { answerMisaddressed } from './addressed.js'
+import { misaddressedAnswers } from './addressed.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
@@ -395,6 +395,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
   const oidcListener = provider.callback()
   const rateLimits = new OAuthRateLimits(limits)
   const publicUrl = new URL(config.publicUrl)
+  const misaddressed = misaddressedAnswers(publicUrl)
   const requestLog = log.child({ component: 'http' })
 
   // Read once: a request pays for its log line only when the level shows it.
@@ -418,7 +419,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       })
     }
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
-    if (answerMisaddressed(req, res, path, publicUrl)) return
+    if (misaddressed(req, res, path)) return
 
     if (
       path.startsWith(OAUTH_PATH_PREFIX) ||

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely'
 import { DEFAULT_AUDIT_RETENTION_DAYS } from '../config/config.js'
 import type { Store } from '../store/open.js'
 import type { AuditEventTable } from '../store/schema.js'
+import { isStoreUnreachable } from '../store/unreachable.js'
 
 /**
  * The audit trail of changes asked for through the connector: when, which grant (and whose: the
@@ -37,8 +38,18 @@ export type AuditRow = Selectable<AuditEventTable>
 /** Pruning runs at most this often in one process: the trail's age is counted in days. */
 const PRUNE_EVERY_MS = 60 * 60_000
 
+/** Events kept in memory while the database is away, at most; and how often they are tried. */
+const MAX_KEPT_EVENTS = 10_000
+const RETRY_KEPT_MS = 1000
+
 export class AuditTrail {
   #lastPrune = Number.NEGATIVE_INFINITY
+  /**
+   * Events that met the database away, each with when it happened: written once it is back, so
+   * that a change made meanwhile is still recorded as made (`/activity` reads them).
+   */
+  readonly #kept: { event: AuditEvent; at: number }[] = []
+  #retrying: NodeJS.Timeout | undefined
 
   constructor(
     private readonly store: Store,
@@ -46,7 +57,64 @@ export class AuditTrail {
     private readonly retentionDays: number = DEFAULT_AUDIT_RETENTION_DAYS,
   ) {}
 
+  /**
+   * Records an event. While the database cannot be reached it is kept and written once it is
+   * back (at the time it happened), and this resolves at once: the change it records was made
+   * or refused whatever the trail says.
+   */
   async record(event: AuditEvent): Promise<void> {
+    const at = this.now()
+    try {
+      await this.#write(event, at)
+    } catch (error) {
+      if (!isStoreUnreachable(error)) throw error
+      this.#keep(event, at)
+      return
+    }
+    await this.#pruneSoon()
+  }
+
+  /** How many events wait for the database. */
+  get waiting(): number {
+    return this.#kept.length
+  }
+
+  /** Tries the waiting events once more now (at shutdown, say): those written are let go. */
+  async flush(): Promise<void> {
+    clearTimeout(this.#retrying)
+    this.#retrying = undefined
+    while (this.#kept.length) {
+      const { event, at } = this.#kept[0]!
+      try {
+        await this.#write(event, at)
+      } catch (error) {
+        if (!isStoreUnreachable(error)) {
+          // Not the database's absence: dropped, as a failed write always was.
+          this.#kept.shift()
+          continue
+        }
+        this.#retrySoon()
+        return
+      }
+      this.#kept.shift()
+    }
+  }
+
+  #keep(event: AuditEvent, at: number) {
+    // Oldest first out when full: the bound keeps a long outage from holding memory for ever.
+    if (this.#kept.length >= MAX_KEPT_EVENTS) this.#kept.shift()
+    this.#kept.push({ event, at })
+    this.#retrySoon()
+  }
+
+  #retrySoon() {
+    this.#retrying ??= setTimeout(() => {
+      this.#retrying = undefined
+      void this.flush()
+    }, RETRY_KEPT_MS).unref()
+  }
+
+  async #write(event: AuditEvent, at: number): Promise<void> {
     const { db } = this.store
     // Whose grant it is, read from its link in the same statement (null once it has ended).
     const ofLink = (column: 'account' | 'client_id' | 'service') =>
@@ -55,7 +123,7 @@ export class AuditTrail {
       .insertInto('audit_events')
       .values({
         id: randomUUID(),
-        at: this.now(),
+        at,
         grant_id: event.grantId,
         tool: event.tool,
         decision: event.decision,
@@ -66,7 +134,6 @@ export class AuditTrail {
         approval_id: event.approvalId ?? null,
       })
       .execute()
-    await this.#pruneSoon()
   }
 
   /** A person's events, newest first: at most `limit`. */

@@ -1,6 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider'
 import type { Store } from '../store/open.js'
+import type { ConnectorDatabase } from '../store/schema.js'
 import { hashClientSecret } from './client-secrets.js'
 
 /**
@@ -19,8 +22,11 @@ import { hashClientSecret } from './client-secrets.js'
  */
 
 export interface AdapterHooks {
-  /** A Grant record was destroyed (revocation, reuse detection...): end what hangs off it. */
-  grantDestroyed(grantId: string): Promise<void>
+  /**
+   * A Grant record was destroyed: end what hangs off it. `replay` when it was a token request's
+   * doing (a code or a refresh token used twice), not a revocation.
+   */
+  grantDestroyed(grantId: string, replay: boolean): Promise<void>
   /** A Grant record expired and was purged. */
   grantExpired(grantId: string): Promise<void>
 }
@@ -37,6 +43,64 @@ export const digest = (value: string) => createHash('sha256').update(value).dige
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode'])
 
 const PURGE_BATCH = 500
+
+/**
+ * A refresh spent in a transaction leaves a mark, `UNCONFIRMED`, that the request removes once it
+ * knows the transaction committed. A mark still there is a rotation whose commit the database's
+ * departure cut off, committed or not: a retry with its refresh token within ROTATION_GRACE_MS is
+ * then no replay (see #retriesLostRotation). A mark younger than CONFIRMING_MS may be a request
+ * that is confirming right now: a second use then is told to try again in a moment
+ * (RotationInDoubt), and is judged once the mark is gone (a replay) or has aged (a retry).
+ */
+const UNCONFIRMED = 'UnconfirmedRotation'
+export const ROTATION_GRACE_MS = 60_000
+const CONFIRMING_MS = 2_000
+
+/** A refresh token whose last rotation is still being confirmed: answered 503, try again soon. */
+export class RotationInDoubt extends Error {
+  readonly retryAfterSeconds = Math.ceil(CONFIRMING_MS / 1000)
+  constructor() {
+    super('This refresh token’s last use is still being settled: try again in a moment.')
+  }
+}
+
+/**
+ * A token request under way (token-transactions.ts): its records are written in one transaction
+ * (`db`, on PostgreSQL) that commits only with its answer, so a failure halfway spends nothing.
+ */
+interface TokenRequest {
+  db?: Kysely<ConnectorDatabase>
+  /** With `db`: the refresh tokens it spent (their digests), marked until it commits. */
+  spent?: string[]
+  /**
+   * With `db`: what the request's hooks would end (a replay's grant), run once it commits. Run
+   * inside, they would wait on the rows the transaction holds, and it on them.
+   */
+  afterCommit?: (() => Promise<void>)[]
+}
+
+const tokenRequests = new AsyncLocalStorage<TokenRequest>()
+
+/** A hook now, or once the token request's transaction commits. */
+async function hook(run: () => Promise<void>): Promise<void> {
+  const deferred = tokenRequests.getStore()?.afterCommit
+  if (deferred) deferred.push(run)
+  else await run()
+}
+
+/** Runs `serve` as a token request, its records written through `db` when given. */
+export const asTokenRequest = <T>(request: TokenRequest, serve: () => Promise<T>) =>
+  tokenRequests.run(request, serve)
+
+/** After its transaction committed: the marks of the request's spent refresh tokens go. */
+export async function confirmRotations(store: Store, spent: readonly string[]): Promise<void> {
+  if (!spent.length) return
+  await store.db
+    .deleteFrom('oauth_records')
+    .where('kind', '=', UNCONFIRMED)
+    .where('id', 'in', spent)
+    .execute()
+}
 
 /** The adapter factory oidc-provider's `adapter` option takes: one adapter per model name. */
 export function storeAdapter(store: Store, hooks: AdapterHooks, options: AdapterOptions = {}) {
@@ -99,7 +163,7 @@ class StoreAdapter implements Adapter {
   ) {}
 
   private get db() {
-    return this.state.store.db
+    return tokenRequests.getStore()?.db ?? this.state.store.db
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -124,11 +188,91 @@ class StoreAdapter implements Adapter {
   async find(id: string): Promise<AdapterPayload | undefined> {
     const row = await this.db
       .selectFrom('oauth_records')
-      .select(['payload', 'consumed_at'])
+      .select(['payload', 'consumed_at', 'grant_id'])
       .where('kind', '=', this.kind)
       .where('id', '=', digest(id))
       .executeTakeFirst()
-    return row ? this.restore(row, id) : undefined
+    if (!row) return undefined
+    if (row.consumed_at !== null && (await this.#retriesLostRotation(id, row)))
+      return this.restore({ ...row, consumed_at: null }, id)
+    return this.restore(row, id)
+  }
+
+  /** A refresh token spent in a token request's transaction: marked until it commits. */
+  async #markUnconfirmed(id: string, now: number): Promise<void> {
+    const request = tokenRequests.getStore()
+    if (this.kind !== 'RefreshToken' || !request?.spent) return
+    await this.db
+      .insertInto('oauth_records')
+      .values(bareRecord(UNCONFIRMED, id, now + ROTATION_GRACE_MS))
+      .onConflict((conflict) =>
+        conflict.columns(['kind', 'id']).doUpdateSet({ expires_at: now + ROTATION_GRACE_MS }),
+      )
+      .execute()
+    request.spent.push(digest(id))
+  }
+
+  /**
+   * A spent refresh token presented again is a replay, which ends the grant, unless its spending
+   * may never have reached the client: its rotation's commit was cut off by the database's
+   * departure (its mark is still there, and older than CONFIRMING_MS), within ROTATION_GRACE_MS,
+   * and the refresh token it was spent for was never used. That is a client retrying after our
+   * own failure: the token is made unspent again, its unused successor dropped, and the refresh
+   * goes on as the first would have.
+   */
+  async #retriesLostRotation(
+    id: string,
+    row: { payload: string; consumed_at: number | null; grant_id: string | null },
+  ): Promise<boolean> {
+    if (this.kind !== 'RefreshToken' || !tokenRequests.getStore() || row.grant_id === null)
+      return false
+    const now = this.state.now()
+    const mark = await this.db
+      .selectFrom('oauth_records')
+      .select('expires_at')
+      .where('kind', '=', UNCONFIRMED)
+      .where('id', '=', digest(id))
+      .executeTakeFirst()
+    if (!mark) return false
+    const markedAt = (mark.expires_at ?? 0) - ROTATION_GRACE_MS
+    if (now >= markedAt + ROTATION_GRACE_MS) return false
+    if (now < markedAt + CONFIRMING_MS) throw new RotationInDoubt()
+    const rotations = (JSON.parse(row.payload) as { rotations?: number }).rotations ?? 0
+    const chain = await this.db
+      .selectFrom('oauth_records')
+      .select(['id', 'payload'])
+      .where('kind', '=', 'RefreshToken')
+      .where('grant_id', '=', row.grant_id)
+      .where('consumed_at', 'is', null)
+      .execute()
+    const unused = chain.filter((other) => other.id !== digest(id))
+    // The chain went on (its successor was used), or is not this token's: a replay.
+    if (unused.length > 1) return false
+    const successor = unused[0]
+    if (successor) {
+      const next = (JSON.parse(successor.payload) as { rotations?: number }).rotations ?? 0
+      if (next !== rotations + 1) return false
+      await this.db
+        .deleteFrom('oauth_records')
+        .where('kind', '=', 'RefreshToken')
+        .where('id', '=', successor.id)
+        .where('consumed_at', 'is', null)
+        .execute()
+    }
+    const unspent = await this.db
+      .updateTable('oauth_records')
+      .set({ consumed_at: null })
+      .where('kind', '=', this.kind)
+      .where('id', '=', digest(id))
+      .where('consumed_at', '=', row.consumed_at)
+      .executeTakeFirst()
+    if (unspent.numUpdatedRows === 0n) return false
+    await this.db
+      .deleteFrom('oauth_records')
+      .where('kind', '=', UNCONFIRMED)
+      .where('id', '=', digest(id))
+      .execute()
+    return true
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -159,14 +303,16 @@ class StoreAdapter implements Adapter {
    * other is answered as the replay it is: the grant ends and the request gets invalid_grant.
    */
   async consume(id: string): Promise<void> {
+    const now = this.state.now()
     const result = await this.db
       .updateTable('oauth_records')
-      .set({ consumed_at: this.state.now() })
+      .set({ consumed_at: now })
       .where('kind', '=', this.kind)
       .where('id', '=', digest(id))
       .where('consumed_at', 'is', null)
       .executeTakeFirst()
-    if (result.numUpdatedRows > 0n || !SINGLE_USE.has(this.kind)) return
+    if (result.numUpdatedRows > 0n) return this.#markUnconfirmed(id, now)
+    if (!SINGLE_USE.has(this.kind)) return
     const row = await this.db
       .selectFrom('oauth_records')
       .select('grant_id')
@@ -174,7 +320,8 @@ class StoreAdapter implements Adapter {
       .where('id', '=', digest(id))
       .executeTakeFirst()
     if (!row) return
-    if (row.grant_id) await this.state.hooks.grantDestroyed(row.grant_id)
+    const grantId = row.grant_id
+    if (grantId) await hook(() => this.state.hooks.grantDestroyed(grantId, true))
     throw Object.assign(new errors.InvalidGrant(), {
       error_description: `${this.kind === 'RefreshToken' ? 'refresh token' : 'code'} already used`,
     })
@@ -186,7 +333,10 @@ class StoreAdapter implements Adapter {
       .where('kind', '=', this.kind)
       .where('id', '=', digest(id))
       .execute()
-    if (this.kind === 'Grant') await this.state.hooks.grantDestroyed(id)
+    if (this.kind === 'Grant') {
+      const replay = tokenRequests.getStore() !== undefined
+      await hook(() => this.state.hooks.grantDestroyed(id, replay))
+    }
   }
 
   /** Every record issued under the grant, of every kind, the grant itself included. */
@@ -234,20 +384,23 @@ export async function claimRecordOnce(
 ): Promise<boolean> {
   const result = await store.db
     .insertInto('oauth_records')
-    .values({
-      kind,
-      id: digest(id),
-      grant_id: null,
-      uid: null,
-      user_code: null,
-      consumed_at: null,
-      payload: '{}',
-      expires_at: expiresAt,
-    })
+    .values(bareRecord(kind, id, expiresAt))
     .onConflict((conflict) => conflict.columns(['kind', 'id']).doNothing())
     .executeTakeFirst()
   return (result.numInsertedOrUpdatedRows ?? 0n) > 0n
 }
+
+/** A record that is only its presence: the digest of `id`, under `kind`, until `expiresAt`. */
+const bareRecord = (kind: string, id: string, expiresAt: number) => ({
+  kind,
+  id: digest(id),
+  grant_id: null,
+  uid: null,
+  user_code: null,
+  consumed_at: null,
+  payload: '{}',
+  expires_at: expiresAt,
+})
 
 /** For the store's own maintenance and tests: sweep expired records now. */
 export async function purgeExpiredRecords(store: Store, hooks: AdapterHooks, now = Date.now()) {

@@ -29,6 +29,8 @@ declare module 'oidc-provider' {
   /** Koa's context, as far as hooks read it. */
   export interface KoaContextWithOIDC {
     oidc: OIDCContext
+    /** Koa's per-request state: what the connector's own middleware hands on. */
+    state: Record<string, unknown>
     method: string
     path: string
     status: number

@@ -11,7 +11,7 @@ import type { Metrics } from '../metrics/metrics.js'
 import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
-import { storeAdapter } from './adapter.js'
+import { RotationInDoubt, storeAdapter } from './adapter.js'
 import { clientMetadataFetch } from './client-metadata-fetch.js'
 import { refusalOf, rememberRefusedDocuments } from './client-metadata-refusals.js'
 import { compareClientSecretsByDigest, isHashedClientSecret } from './client-secrets.js'
@@ -25,10 +25,18 @@ import { CHECKED_FIELDS, checkClientField } from './client-metadata.js'
 import type { Grants } from './grants.js'
 import { cookieKeys, signingJwks } from './keys.js'
 import { PAGE_HEADERS } from '../pages/page.js'
+import { storeAwayPageText } from '../pages/problem-page.js'
 import { requestErrorPage } from '../pages/request-error-page.js'
+import type { StoreAwayReport } from '../metrics/store-away.js'
+import {
+  isStoreUnreachable,
+  STORE_AWAY_WORDS,
+  STORE_RETRY_AFTER_SECONDS,
+} from '../store/unreachable.js'
 import { matchLoopbackRedirectsAtAnyPort, withoutLoopbackPort } from './redirect-uris.js'
 import { allScopeNames, serviceOfResource } from './resources.js'
 import { countTokens } from './token-metrics.js'
+import { tokenRequestsInOneTransaction } from './token-transactions.js'
 
 /**
  * The connector's OAuth 2.1 authorization server: oidc-provider, configured. Everything the
@@ -81,6 +89,8 @@ export interface AuthorizationServerDeps {
   log: Logger
   /** Where tokens issued, refused and revoked are counted (src/metrics). */
   metrics?: Metrics
+  /** Where a request that met the database away is counted and said (src/metrics). */
+  storeAway?: Pick<StoreAwayReport, 'request'>
 }
 
 export function createAuthorizationServer({
@@ -90,6 +100,7 @@ export function createAuthorizationServer({
   grants,
   log,
   metrics,
+  storeAway,
 }: AuthorizationServerDeps): Provider {
   const { publicUrl } = config
   const serviceScopes = (resource: string) => {
@@ -99,7 +110,8 @@ export function createAuthorizationServer({
 
   const provider = new Provider(publicUrl, {
     adapter: storeAdapter(store, {
-      grantDestroyed: (grantId) => grants.end(grantId, 'revoked by the client'),
+      grantDestroyed: (grantId, replay) =>
+        grants.end(grantId, replay ? 'replay detected' : 'revoked by the client'),
       grantExpired: (grantId) => grants.end(grantId, 'expired'),
     }),
 
@@ -285,6 +297,7 @@ export function createAuthorizationServer({
   const scopesSupported = allScopeNames()
   provider.use(async (ctx, next) => {
     await next()
+    if (ctx.state.storeAway) await answerStoreAway(ctx, storeAway)
     if (ctx.oidc?.route === 'discovery' && isRecord(ctx.body)) {
       ctx.body = { ...ctx.body, scopes_supported: scopesSupported }
     }
@@ -299,11 +312,45 @@ export function createAuthorizationServer({
     }
   })
 
-  provider.on('server_error', (_ctx: unknown, error: Error) => {
-    log.error({ err: error }, 'authorization server error')
+  tokenRequestsInOneTransaction(provider, store, ROUTES.token)
+
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) => {
+    const away = isStoreUnreachable(error) || error instanceof RotationInDoubt
+    if (!away) return void log.error({ err: error }, 'authorization server error')
+    // Answered below, once oidc-provider has drawn its own answer: 503, to be tried again.
+    ctx.state.storeAway = error
   })
   if (metrics) countTokens(provider, metrics)
   return provider
+}
+
+/**
+ * The database was away while oidc-provider served a request: 503 with Retry-After, and nothing
+ * done. A refresh token is not spent: the rotation is one transaction with its answer
+ * (token-transactions.ts). A person's page says so as a page; a client reads an OAuth error.
+ */
+async function answerStoreAway(
+  ctx: KoaContextWithOIDC,
+  report: Pick<StoreAwayReport, 'request'> | undefined,
+) {
+  const error = ctx.state.storeAway
+  if (error instanceof RotationInDoubt) {
+    ctx.status = 503
+    ctx.set('Retry-After', String(error.retryAfterSeconds))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = { error: 'temporarily_unavailable', error_description: error.message }
+    return
+  }
+  report?.request('oauth', error)
+  ctx.status = 503
+  ctx.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+  ctx.set('Cache-Control', 'no-store')
+  if (typeof ctx.body === 'string') {
+    for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value)
+    ctx.body = await storeAwayPageText()
+  } else {
+    ctx.body = { error: 'temporarily_unavailable', error_description: STORE_AWAY_WORDS }
+  }
 }
 
 /**

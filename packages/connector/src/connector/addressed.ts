@@ -8,7 +8,7 @@ import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
  * another URL, and gives up with an error of its own. So a request under another loopback name
  * than PUBLIC_URL's is told the address to use: a person's page in a browser is sent there (308);
  * anything else (MCP, OAuth, metadata) gets 421 Misdirected Request, saying it in words, as a
- * JSON-RPC error on an MCP endpoint. `/healthz` answers under any name, for probes.
+ * JSON-RPC error on an MCP endpoint. `/healthz` and `/readyz` answer under any name, for probes.
  */
 export function misaddressedAnswers(
   publicUrl: URL,
@@ -18,6 +18,7 @@ export function misaddressedAnswers(
   return (req, res, path) =>
     req.headers.host !== publicUrl.host &&
     path !== '/healthz' &&
+    path !== '/readyz' &&
     answerMisaddressed(req, res, path, publicUrl)
 }
 

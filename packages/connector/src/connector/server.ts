@@ -10,6 +10,12 @@ import { AuditTrail } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { homePage } from '../pages/home-page.js'
+import { storeAwayPage } from '../pages/problem-page.js'
+import {
+  isStoreUnreachable,
+  STORE_AWAY_WORDS,
+  STORE_RETRY_AFTER_SECONDS,
+} from '../store/unreachable.js'
 import { AccessTokens } from '../auth/access-tokens.js'
 import { ClientDirectory } from '../auth/clients.js'
 import { GrantChoices } from '../auth/choices.js'
@@ -29,6 +35,7 @@ import {
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
+import { AnswerBox } from '../mcp/answer-box.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
 import { isPostgresUrl } from '../store/engine.js'
 import { FairShares } from '../quotas/fair-shares.js'
@@ -49,6 +56,7 @@ import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
+import { StoreAwayReport } from '../metrics/store-away.js'
 import { misaddressedAnswers } from './addressed.js'
 import { EarlyAnswerResponse } from './early-answers.js'
 import { InFlight } from './in-flight.js'
@@ -99,6 +107,8 @@ export interface ConnectorParts {
   audit: AuditTrail
   /** What the parts count, served at `/metrics` on its own port (src/metrics). */
   metrics: Metrics
+  /** The database away: each 503 and lost connection counted, and said now and then. */
+  storeAway: StoreAwayReport
   log: Logger
 }
 
@@ -179,15 +189,17 @@ export async function startConnector(
   const metrics = new Metrics({ processMetrics: config.metrics !== undefined })
   let metricsServer: MetricsServer | undefined
   let store: Store | undefined
+  const storeAway = new StoreAwayReport(metrics, log.child({ component: 'store' }))
   try {
     if (config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log)
     store = await openStore({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
-      onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
+      onConnectionError: (error) => storeAway.connectionLost(error),
       onStatement: () => metrics.storeStatement(),
+      onWaiting: startWaitLog(log),
     })
-    const parts = assemble(settled, store, vault, log, options, metrics)
+    const parts = assemble(settled, store, vault, log, options, metrics, storeAway)
     handle = dispatcher(parts, inFlight, options)
     log.info(
       { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
@@ -206,6 +218,7 @@ export async function startConnector(
       await metricsServer?.close()
       await parts.api.close()
       await parts.shares.close()
+      await parts.audit.flush()
       await store?.close()
     }
     return {
@@ -230,6 +243,7 @@ function assemble(
   log: Logger,
   options: ConnectorOptions,
   metrics: Metrics,
+  storeAway: StoreAwayReport,
 ): ConnectorParts {
   const upstream = new Upstream({
     config: config.upstream,
@@ -248,6 +262,7 @@ function assemble(
     grants,
     log: log.child({ component: 'authorization-server' }),
     metrics,
+    storeAway,
   })
   const coverage = new CoverageSeal(vault)
   const authenticator = new McpAuthenticator({
@@ -309,6 +324,7 @@ function assemble(
     approvals,
     audit,
     metrics,
+    storeAway,
     log,
   }
 }
@@ -317,10 +333,20 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
   const { config, provider, log } = parts
   const limits = rateLimiters(parts)
   const app = new Hono()
-  // A stopping replica says so, and a load balancer sends it nothing new.
+  // Liveness: the process serves (a stopping replica says so, and is sent nothing new).
   app.get('/healthz', (c) =>
     inFlight.stopping ? c.json({ status: 'stopping' }, 503) : c.json({ status: 'ok' }),
   )
+  // Readiness: it can serve requests now, its database answering (docs/operations.md, "Health
+  // checks"). A replica whose database is away stays alive, and is sent nothing until it is back.
+  app.get('/readyz', async (c) => {
+    if (inFlight.stopping) return c.json({ status: 'stopping' }, 503)
+    const reachable = await parts.store.reachable()
+    parts.metrics.storeReachable(reachable)
+    return reachable
+      ? c.json({ status: 'ready' })
+      : c.json({ status: 'database unreachable' }, 503, { 'Retry-After': '1' })
+  })
   const providerName = config.upstream.name || new URL(config.upstream.authorizationUrl).host
   app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
   const account = accountRoutes({
@@ -379,14 +405,28 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       vault: parts.vault,
       answers: parts.store.channel(ANSWERS_CHANNEL),
       answerWaitMs: options.answerWaitMs,
+      // Replicas on one database: an answer for another waits in the store.
+      ...(parts.store.engine === 'postgres' && {
+        answerBox: new AnswerBox(parts.store, parts.vault),
+      }),
       toolCallLimit: limits.toolCall,
       shares: parts.shares,
       metrics: parts.metrics,
+      storeAway: parts.storeAway,
       log: log.child({ component: 'mcp' }),
     }),
   )
   app.notFound((c) => c.json({ error: 'not_found', error_description: 'No such endpoint.' }, 404))
   app.onError((error, c) => {
+    if (isStoreUnreachable(error)) {
+      // The database away for a moment: the person's pages say so as a page of their own, an
+      // endpoint as an OAuth error; either way, nothing was done.
+      const page = (c.req.header('accept') ?? '').includes('text/html')
+      parts.storeAway.request(page ? 'page' : 'oauth', error)
+      if (page) return storeAwayPage(c)
+      c.header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+      return c.json({ error: 'temporarily_unavailable', error_description: STORE_AWAY_WORDS }, 503)
+    }
     log.error({ err: error, path: c.req.path }, 'request failed')
     return c.json({ error: 'server_error', error_description: 'Something went wrong.' }, 500)
   })
@@ -477,6 +517,19 @@ function rateLimiters({ config, store, vault, log, metrics }: ConnectorParts) {
     token: perMinute('token', setting('tokenRequestsPerMinute')),
     // On every tool call: points taken from the shared table in blocks.
     toolCall: perMinute('tool_call', setting('toolCallsPerMinute'), true),
+  }
+}
+
+/** While the database is away at start: said at once, then every 10 s, with how long so far. */
+function startWaitLog(log: Logger): (waitedMs: number, error: unknown) => void {
+  let lastSaid = Number.NEGATIVE_INFINITY
+  return (waitedMs, error) => {
+    if (waitedMs - lastSaid < 10_000) return
+    lastSaid = waitedMs
+    log.warn(
+      { err: error, waitedSeconds: Math.round(waitedMs / 1000) },
+      'the database cannot be reached: waiting for it before serving',
+    )
   }
 }
 

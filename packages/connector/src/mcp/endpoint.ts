@@ -12,6 +12,7 @@ import type { Logger } from 'pino'
 import { hostnameOfHeader } from '../config/loopback.js'
 import { bearerCors, bearerCorsInBrowsers } from '../http/cors.js'
 import { Metrics } from '../metrics/metrics.js'
+import type { StoreAwayReport } from '../metrics/store-away.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
@@ -23,11 +24,17 @@ import type { Approvals } from '../approval/gate.js'
 import type { Channel } from '../store/open.js'
 import type { FairShares } from '../quotas/fair-shares.js'
 import type { RateLimiter } from '../store/rate-limits.js'
+import {
+  isStoreUnreachable,
+  STORE_AWAY_WORDS,
+  STORE_RETRY_AFTER_SECONDS,
+} from '../store/unreachable.js'
 import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
 import { serviceHandler } from './handler.js'
+import type { AnswerBox } from './answer-box.js'
 import { LegacyQuestions, type Answer } from './legacy-questions.js'
 import { LegacySessions } from './legacy-sessions.js'
 import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
@@ -60,12 +67,16 @@ export interface McpEndpointDeps {
   answers?: Channel
   /** How long such a question waits for its answer (tests; ANSWER_WAIT_MS otherwise). */
   answerWaitMs?: number
+  /** Where such an answer waits for another replica (PostgreSQL); unset, the channel alone. */
+  answerBox?: AnswerBox
   /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
   toolCallLimit?: RateLimiter
   /** Fair shares of the provider project's daily quotas (src/quotas); unset, none (tests). */
   shares?: Pick<FairShares, 'admit'>
   /** Where tool calls and approvals asked are counted (src/metrics). */
   metrics?: Metrics
+  /** Where a request that met the database away is counted and said (src/metrics). */
+  storeAway?: Pick<StoreAwayReport, 'request'>
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
   tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
@@ -91,6 +102,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       deps.answers,
       deps.log.child({ component: 'answers' }),
       deps.answerWaitMs,
+      deps.answerBox,
     ),
   }
 
@@ -124,10 +136,27 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       legacy,
     })
     app.all(mcpPath(service), ownHost, bearerCorsInBrowsers, async (c) => {
+      try {
+        return await serve(c.req.raw)
+      } catch (error) {
+        if (!isStoreUnreachable(error)) throw error
+        return storeAway(error)
+      }
+    })
+
+    /** The database away for a moment: 503, a JSON-RPC error saying so, and when to retry. */
+    const storeAway = (error: unknown) => {
+      deps.storeAway?.request('mcp', error)
+      const response = rpcError(503, STORE_AWAY_WORDS)
+      response.headers.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+      return response
+    }
+
+    const serve = async (request: Request): Promise<Response> => {
       // Every scope of a service includes its read scope: this refuses no valid token.
-      const auth = await deps.authenticator.authenticate(c.req.raw, service)
+      const auth = await deps.authenticator.authenticate(request, service)
       if (!auth.ok) return auth.response
-      const body = await readBody(c.req.raw)
+      const body = await readBody(request)
       if ('refused' in body) return body.refused
       // The tool, and so the scope a call needs, is known only from the body.
       const needed = scopesNeeded(body.parsed, tools)
@@ -140,7 +169,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       const answers = legacy && answersIn(body.parsed)
       const session =
         legacy && (answers || needed.length > 0)
-          ? legacy.sessions.read(c.req.header('mcp-session-id'), grant.link.grantId)
+          ? legacy.sessions.read(request.headers.get('mcp-session-id'), grant.link.grantId)
           : undefined
       if (answers) {
         if (session) await legacy.questions.answer(session.key, answers)
@@ -154,12 +183,18 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       // the answer says so with a 401 rather than a tool error.
       const ended = () => deps.authenticator.grantEnded(service, grant.revoked!.message)
       if (grant.revoked) return ended()
+      // The database went away during a call, before anything was sent: told to retry.
+      if (grant.storeAway) return storeAway(grant.storeAway)
       if (legacy && response.ok) {
         const session = legacy.sessions.mint(grant.link.grantId, declaredAtInitialize(body.parsed))
         if (session) response.headers.set('Mcp-Session-Id', session)
       }
-      return holdFirstEvent(response, () => grant.revoked !== undefined, ended)
-    })
+      return holdFirstEvent(
+        response,
+        () => grant.revoked !== undefined || grant.storeAway !== undefined,
+        () => (grant.revoked ? ended() : storeAway(grant.storeAway)),
+      )
+    }
   }
   return app
 }

@@ -34,6 +34,11 @@ export interface ToolGrant extends ApiGrant {
   coverageNow(): Promise<Coverage>
   /** A list the assistant made joins a grant of chosen ones; a grant of every one is left. */
   join(id: string): Promise<void>
+  /**
+   * Set when the database could not be reached during a call, before anything was sent to the
+   * provider: the request is then answered 503 (endpoint.ts).
+   */
+  storeAway?: unknown
 }
 
 /** What a request's grant needs of the grants. */
@@ -46,6 +51,8 @@ export const grantOf = (ctx: ServerContext) =>
 export class RequestGrant {
   /** Set once the provider said the credential is revoked: the answer becomes 401. */
   revoked: GrantRevokedError | undefined
+  /** Set when the database was away during a call, before anything was sent: 503. */
+  storeAway: unknown
   /** The credential's row as read with the token, for the first upstream call only. */
   #read: SealedCredential | undefined
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import type { Logger } from 'pino'
 import type { Channel } from '../store/open.js'
+import type { AnswerBox } from './answer-box.js'
 
 /**
  * The questions a 2025-11-25 client is asked in its own interface, and its answers. The SDK asks
@@ -9,6 +10,11 @@ import type { Channel } from '../store/open.js'
  * POSTs each answer as a JSON-RPC response, which may reach any replica. That replica hands it
  * to the one that asked: at once if it asked itself, else through the store's channel between
  * replicas (LISTEN and NOTIFY on PostgreSQL).
+ *
+ * On PostgreSQL the answer itself waits in the store (answer-box.ts), and the channel only wakes
+ * the asking replica, which also looks for its answers every second while it waits: an answer is
+ * never lost while that replica's listening connection is down, and a replica that cannot keep
+ * it tells the client so.
  *
  * Answers are routed by the client's session (legacy-sessions.ts) and the question's JSON-RPC id.
  * Each asking request numbers its questions from a random start of its own, so that two calls of
@@ -37,18 +43,24 @@ interface Waiting {
   deliver: (answer: Answer) => void
 }
 
+/** While a question waits, its answer is looked for in the store this often (answer-box.ts). */
+const LOOK_EVERY_MS = 1000
+
 export class LegacyQuestions {
   /** Session key -> the requests of that session that may ask, on this replica. */
   readonly #waiting = new Map<string, Set<Waiting>>()
   #subscribed: Promise<unknown> | undefined
   /** One listener for the life of the replica, however often subscribing is tried. */
   readonly #hear = (payload: string) => this.#heard(payload)
+  #looking: NodeJS.Timeout | undefined
 
   constructor(
     private readonly channel: Channel,
     private readonly log: Logger,
     /** How long a question waits for its answer (ANSWER_WAIT_MS; shorter in tests). */
     readonly waitMs = ANSWER_WAIT_MS,
+    /** Where answers wait across replicas; unset (one process), they go by the channel alone. */
+    private readonly box?: AnswerBox,
   ) {}
 
   /**
@@ -60,16 +72,18 @@ export class LegacyQuestions {
     try {
       await this.#subscribed
     } catch (error) {
-      // Tried again by the next request; this one cannot be answered across replicas, so it
-      // asks nothing in the client, and a change goes to its page (undefined).
+      // Tried again by the next request. Without a box, this one cannot be answered across
+      // replicas, so it asks nothing in the client, and a change goes to its page (undefined);
+      // with one, its answers are looked for there every second all the same.
       this.#subscribed = undefined
       this.log.warn({ err: error }, 'could not listen for answers from other replicas')
-      return undefined
+      if (!this.box) return undefined
     }
     const waiting = { first: randomInt(1, ID_SPACE), deliver }
     let session = this.#waiting.get(sessionKey)
     if (!session) this.#waiting.set(sessionKey, (session = new Set()))
     session.add(waiting)
+    this.#lookNowAndThen()
     return {
       first: waiting.first,
       done: () => {
@@ -80,10 +94,23 @@ export class LegacyQuestions {
     }
   }
 
-  /** Answers a client of `sessionKey` POSTed: to the request that asked, here or elsewhere. */
+  /**
+   * Answers a client of `sessionKey` POSTed: to the request that asked, here or elsewhere. With a
+   * box, an answer for another replica is kept there first: when it cannot be, this throws (the
+   * client is told to send it again).
+   */
   async answer(sessionKey: string, answers: readonly Answer[]): Promise<void> {
     for (const answer of answers) {
       if (this.#deliver(sessionKey, answer)) continue
+      if (this.box) {
+        if (typeof answer.id !== 'number') continue
+        await this.box.put(sessionKey, { ...answer, id: answer.id }, this.waitMs)
+        // Only a wake-up: the asking replica takes the answer from the box.
+        await this.channel
+          .publish(JSON.stringify({ session: sessionKey, id: answer.id }))
+          .catch(() => {})
+        continue
+      }
       try {
         await this.channel.publish(JSON.stringify({ session: sessionKey, answer }))
       } catch (error) {
@@ -96,23 +123,57 @@ export class LegacyQuestions {
 
   #heard(payload: string) {
     try {
-      const { session, answer } = JSON.parse(payload) as { session: string; answer: Answer }
-      this.#deliver(session, answer)
+      const { session, answer, id } = JSON.parse(payload) as {
+        session: string
+        answer?: Answer
+        id?: number
+      }
+      if (answer) this.#deliver(session, answer)
+      else if (typeof id === 'number') {
+        const waiting = this.#waitingFor(session, id)
+        if (waiting) void this.#take(session, waiting)
+      }
     } catch (error) {
       this.log.warn({ err: error }, 'an answer from another replica could not be read')
     }
+  }
+
+  /** Every second while anyone waits, each waiting request looks in the box for its answers. */
+  #lookNowAndThen() {
+    if (!this.box || this.#looking) return
+    this.#looking = setInterval(() => {
+      if (!this.#waiting.size) {
+        clearInterval(this.#looking)
+        this.#looking = undefined
+        return
+      }
+      for (const [session, waiting] of this.#waiting)
+        for (const one of waiting) void this.#take(session, one)
+    }, LOOK_EVERY_MS).unref()
+  }
+
+  async #take(session: string, waiting: Waiting) {
+    try {
+      for (const answer of await this.box!.take(session, waiting.first, QUESTIONS_PER_REQUEST))
+        waiting.deliver(answer)
+    } catch (error) {
+      // The database away: looked for again in a second.
+      this.log.debug({ err: error }, 'could not look for answers from other replicas')
+    }
+  }
+
+  #waitingFor(sessionKey: string, id: number): Waiting | undefined {
+    for (const waiting of this.#waiting.get(sessionKey) ?? [])
+      if (id >= waiting.first && id < waiting.first + QUESTIONS_PER_REQUEST) return waiting
+    return undefined
   }
 
   /** Whether a request of this replica asked the question `answer` answers; if so, it has it. */
   #deliver(sessionKey: string, answer: Answer): boolean {
     const id = answer.id
     if (typeof id !== 'number') return false
-    for (const waiting of this.#waiting.get(sessionKey) ?? []) {
-      if (id >= waiting.first && id < waiting.first + QUESTIONS_PER_REQUEST) {
-        waiting.deliver(answer)
-        return true
-      }
-    }
-    return false
+    const waiting = this.#waitingFor(sessionKey, id)
+    waiting?.deliver(answer)
+    return waiting !== undefined
   }
 }

@@ -21,6 +21,7 @@ import type { FairShares } from '../quotas/fair-shares.js'
 import type { RateLimiter } from '../store/rate-limits.js'
 import { UpstreamApiError, type UpstreamApi, type UpstreamApiErrorKind } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
+import { isStoreUnreachable } from '../store/unreachable.js'
 import { GrantRevokedError, type ToolGrant } from './grant-access.js'
 import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
@@ -277,6 +278,13 @@ export class ServiceTools {
       const text = structured === result.body ? result.text : undefined
       return { outcome: 'ok', result: success(structured, text) }
     } catch (error) {
+      if (isStoreUnreachable(error)) {
+        // Only the steps before the change is sent use the store (what follows it, the trail
+        // and a list joining its grant, never throws): nothing was made, and the request is
+        // answered 503, to be tried again (endpoint.ts).
+        grant.storeAway = error
+        return { outcome: 'internal_error', result: internalFailure() }
+      }
       if (approvalId) await this.#record(definition, grant, approvalId, 'failed', statusOf(error))
       if (error instanceof ChangedSinceSeen) return toolError(changedSinceApproval(definition.name))
       if (error instanceof UpstreamApiError) {

@@ -86,6 +86,10 @@ export type TokenError = (typeof TOKEN_ERRORS)[number]
  * of its tokens), `replay` (a code or refresh token used twice), `other`.
  */
 export const GRANT_REVOCATIONS = ['revocation', 'replay', 'other'] as const
+
+/** Where a request met the store away and was told to try again (503). */
+export const STORE_AWAY_SURFACES = ['mcp', 'oauth', 'page'] as const
+export type StoreAwaySurface = (typeof STORE_AWAY_SURFACES)[number]
 export type GrantRevocation = (typeof GRANT_REVOCATIONS)[number]
 
 /**

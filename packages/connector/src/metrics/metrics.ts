@@ -5,6 +5,7 @@ import {
   APPROVAL_DECISIONS,
   CIRCUIT_STATES,
   GRANT_REVOCATIONS,
+  STORE_AWAY_SURFACES,
   GRANT_TYPES,
   oneOf,
   QUOTA_LABELS,
@@ -21,6 +22,7 @@ import {
   type CircuitStateName,
   type GrantRevocation,
   type RateLimitName,
+  type StoreAwaySurface,
   type ToolOutcome,
   type UpstreamFailureKind,
   type UpstreamRefreshOutcome,
@@ -147,6 +149,9 @@ export class Metrics {
   readonly #quotaRefusals: Counter<'quota'>
   readonly #quotas: QuotaStandings[] = []
   readonly #storeStatements: Counter
+  readonly #storeAway: Counter<'surface'>
+  readonly #storeConnectionErrors: Counter
+  readonly #storeUp: Gauge
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.#registry]
@@ -301,6 +306,24 @@ export class Metrics {
       help: 'Statements sent to PostgreSQL: queries on the pool or on a pooled client, BEGIN and COMMIT included (0 on SQLite).',
       registers,
     })
+    this.#storeAway = new Counter({
+      name: 'countersign_store_unreachable_total',
+      help: 'Requests answered 503 because the database could not be reached, by where they came (mcp, oauth, page).',
+      labelNames: ['surface'],
+      registers,
+    })
+    this.#storeConnectionErrors = new Counter({
+      name: 'countersign_store_connection_errors_total',
+      help: 'Database connections that failed or were ended by the server (pooled or listening); each is replaced.',
+      registers,
+    })
+    this.#storeUp = new Gauge({
+      name: 'countersign_store_up',
+      help: '1 when the last readiness check reached the database, else 0.',
+      registers,
+    })
+    this.#storeUp.set(1)
+    for (const surface of STORE_AWAY_SURFACES) this.#storeAway.inc({ surface }, 0)
 
     // Known from the start: every series of a small fixed set is there at 0.
     for (const quota of QUOTA_LABELS) this.#quotaRefusals.inc({ quota }, 0)
@@ -409,6 +432,21 @@ export class Metrics {
   /** One statement sent to PostgreSQL: the store's pool tells of each (openStore's `onStatement`). */
   storeStatement(): void {
     this.#storeStatements.inc()
+  }
+
+  /** A request met the database away and was answered 503. */
+  storeAway(surface: StoreAwaySurface): void {
+    this.#storeAway.inc({ surface })
+  }
+
+  /** A database connection failed or was ended; the pool, or the channels, replace it. */
+  storeConnectionError(): void {
+    this.#storeConnectionErrors.inc()
+  }
+
+  /** What the last readiness check found. */
+  storeReachable(up: boolean): void {
+    this.#storeUp.set(up ? 1 : 0)
   }
 
   #tool(name: string): string {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
-import { page, type PageStatus } from './page.js'
+import { STORE_RETRY_AFTER_SECONDS } from '../store/unreachable.js'
+import { page, pageText, type PageStatus } from './page.js'
 
 /** Something the person cannot fix on this page: explained, with what to do next. */
 export function problemPage(
@@ -21,3 +22,23 @@ export function problemPage(
     status,
   )
 }
+
+const STORE_AWAY_TITLE = 'Try again in a moment'
+const STORE_AWAY_MESSAGE =
+  'This server cannot reach its database for a moment, so nothing was done or changed. Try again in a few seconds: reload this page, or go back and do it again.'
+
+/** The store is away for a moment (store/unreachable.ts): try again, nothing was changed. */
+export function storeAwayPage(c: Context) {
+  c.header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+  return problemPage(c, STORE_AWAY_TITLE, STORE_AWAY_MESSAGE, 503)
+}
+
+/** The same page as text, for answers written outside Hono (oidc-provider's). */
+export const storeAwayPageText = () =>
+  pageText(
+    STORE_AWAY_TITLE,
+    html`<section class="card">
+      <h1>${STORE_AWAY_TITLE}</h1>
+      <p>${STORE_AWAY_MESSAGE}</p>
+    </section>`,
+  )

@@ -286,6 +286,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('grant_links').addColumn('returns_to', 'text').execute()
     },
   },
+  '0011_mcp_answers': {
+    async up(db: Kysely<unknown>) {
+      // A 2025-11-25 client's answer to a question another replica asked (src/mcp/answer-box.ts),
+      // kept sealed until the asking request takes it: the channel only wakes that replica.
+      await db.schema
+        .createTable('mcp_answers')
+        .addColumn('session', 'text', (c) => c.notNull())
+        .addColumn('question_id', 'bigint', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('mcp_answers_key', ['session', 'question_id'])
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

@@ -1,4 +1,5 @@
-import { Kysely, Migrator } from 'kysely'
+import { setTimeout } from 'node:timers/promises'
+import { Kysely, Migrator, sql } from 'kysely'
 import { engineFor, type StoreEngine } from './engine.js'
 import { connectorMigrations, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from './migrations.js'
 import {
@@ -10,6 +11,7 @@ import {
 import { processChannels, type Channel } from './channels.js'
 import type { PreparedRead } from './prepared-read.js'
 import type { ConnectorDatabase } from './schema.js'
+import { isStoreUnreachable } from './unreachable.js'
 
 export type { StoreEngine } from './engine.js'
 export type { Channel } from './channels.js'
@@ -39,8 +41,16 @@ export interface Store {
    * PostgreSQL, this process on SQLite.
    */
   channel(name: string): Channel
+  /**
+   * Whether the database answers now (a `SELECT 1` within `REACHABLE_WITHIN_MS`), for the
+   * readiness probe; an answer is kept a second, so that probes never load it. Always on SQLite.
+   */
+  reachable(): Promise<boolean>
   close(): Promise<void>
 }
+
+/** How long the readiness check waits for the database's answer. */
+export const REACHABLE_WITHIN_MS = 2000
 
 export interface StoreOptions {
   /** A postgres:// or postgresql:// URL selects PostgreSQL; unset or empty, SQLite in dataDir. */
@@ -51,7 +61,16 @@ export interface StoreOptions {
   onConnectionError?: (error: Error) => void
   /** Told of every statement sent to PostgreSQL, for the caller to count; never on SQLite. */
   onStatement?: () => void
+  /**
+   * Told while the database cannot be reached at start (how long it has waited, and why): the
+   * store waits for it, trying again every `retryMs`, rather than failing.
+   */
+  onWaiting?: (waitedMs: number, error: unknown) => void
+  retryMs?: number
 }
+
+/** How often a store that cannot reach its database at start tries again. */
+const START_RETRY_MS = 1000
 
 /** Opens the store and brings its schema up to date. */
 export async function openStore({
@@ -59,6 +78,8 @@ export async function openStore({
   dataDir,
   onConnectionError,
   onStatement,
+  onWaiting,
+  retryMs = START_RETRY_MS,
 }: StoreOptions): Promise<Store> {
   const engine = engineFor(databaseUrl)
   // Each engine's driver is loaded only when it is the one in use (engine.ts).
@@ -75,7 +96,18 @@ export async function openStore({
         }
   const db = new Kysely<ConnectorDatabase>({ dialect })
   try {
-    await migrateToLatest(db)
+    // A database that is away at start (a replica started during an outage) is waited for.
+    const started = Date.now()
+    for (;;) {
+      try {
+        await migrateToLatest(db)
+        break
+      } catch (error) {
+        if (!isStoreUnreachable(error)) throw error
+        onWaiting?.(Date.now() - started, error)
+        await setTimeout(retryMs)
+      }
+    }
   } catch (error) {
     await channels.close()
     await db.destroy()
@@ -88,10 +120,34 @@ export async function openStore({
     rateLimiter,
     prepareRead,
     channel: (name) => channels.channel(name),
+    reachable: pool ? keptAnswer(() => answers(db)) : async () => true,
     async close() {
       await channels.close()
       await db.destroy()
     },
+  }
+}
+
+/** Whether `SELECT 1` comes back within the bound. */
+async function answers(db: Kysely<ConnectorDatabase>): Promise<boolean> {
+  const timeout = new AbortController()
+  const late = setTimeout(REACHABLE_WITHIN_MS, false, { signal: timeout.signal }).catch(() => false)
+  const answered = sql`SELECT 1`.execute(db).then(
+    () => true,
+    () => false,
+  )
+  const reached = await Promise.race([answered, late])
+  timeout.abort()
+  return reached
+}
+
+/** The answer of `check`, kept a second; concurrent asks share one check. */
+function keptAnswer(check: () => Promise<boolean>): () => Promise<boolean> {
+  let kept: { at: number; answer: Promise<boolean> } | undefined
+  return () => {
+    const now = Date.now()
+    if (!kept || now - kept.at >= 1000) kept = { at: now, answer: check() }
+    return kept.answer
   }
 }
 

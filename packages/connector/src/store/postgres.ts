@@ -3,6 +3,7 @@ import { PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { postgresChannels } from './postgres-channels.js'
 import type { PreparedRead } from './prepared-read.js'
+import { onceMoreIfUnreachable } from './unreachable.js'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
 const DEFAULT_POOL_SIZE = 10
@@ -44,8 +45,13 @@ export function postgresEngine(databaseUrl: string, options: PostgresOptions = {
 function postgresReads(pool: pg.Pool) {
   return <Row>(text: string): PreparedRead<Row> => {
     const name = `countersign_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`
+    // A read, so tried again on a fresh connection when the one lent was already ended.
     return async (...values) =>
-      (await pool.query<Row & pg.QueryResultRow>({ name, text, values })).rows[0]
+      (
+        await onceMoreIfUnreachable(() =>
+          pool.query<Row & pg.QueryResultRow>({ name, text, values }),
+        )
+      ).rows[0]
   }
 }
 
@@ -55,13 +61,19 @@ function postgresPool(databaseUrl: string, options: PostgresOptions): pg.Pool {
     connectionString,
     max,
     ...(options.onStatement && { Client: countingClient(options.onStatement) }),
-    // An unreachable server fails the call instead of waiting for ever.
-    connectionTimeoutMillis: 10_000,
+    // An unreachable server fails the call instead of waiting for ever: a connection that does
+    // not open within 5 s, a statement not answered within 10 s (none of ours takes a second).
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 10_000,
     idleTimeoutMillis: 30_000,
     types,
   })
-  // Without a listener, an idle connection's error would crash the process.
-  pool.on('error', (error) => options.onConnectionError?.(error))
+  // Without a listener, a connection's error would crash the process: the pool listens on idle
+  // ones, and every connection gets a listener of its own for the time it is lent out (a server
+  // that ends its sessions mid-query, a restart, say). The pool drops a broken one on release.
+  const onError = (error: Error) => options.onConnectionError?.(error)
+  pool.on('error', onError)
+  pool.on('connect', (client) => client.on('error', onError))
   return pool
 }
 

@@ -14,6 +14,18 @@ export interface ConnectorDatabase {
   rate_limits: RateLimitTable
   grant_choices: GrantChoiceTable
   quota_use: QuotaUseTable
+  mcp_answers: McpAnswerTable
+}
+
+/** A client's answer waiting for the replica whose question it answers (src/mcp/answer-box.ts). */
+export interface McpAnswerTable {
+  /** The client's session: a SHA-256 digest of its session header. */
+  session: string
+  /** The JSON-RPC id of the question it answers. */
+  question_id: number
+  /** The answer, sealed by the vault and bound to its session and question. */
+  answer: string
+  expires_at: number
 }
 
 /** A person's credential at the provider (its token set), sealed by the vault. */

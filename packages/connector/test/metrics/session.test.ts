@@ -7,6 +7,7 @@ import {
   GRANT_TYPES,
   QUOTA_LABELS,
   RATE_LIMIT_NAMES,
+  STORE_AWAY_SURFACES,
   TOKEN_ERRORS,
   TOOL_OUTCOMES,
   UPSTREAM_FAILURE_KINDS,
@@ -315,6 +316,7 @@ describe('the labels after that session', () => {
     quota: QUOTA_LABELS,
     reason: UPSTREAM_REFRESH_REASONS,
     kind: UPSTREAM_FAILURE_KINDS,
+    surface: STORE_AWAY_SURFACES,
   }
 
   it("hold only values of the fixed sets: services, the definitions' tools, outcomes, statuses", () => {

@@ -182,3 +182,13 @@ export function childProcesses(pid: number): string[] {
   }
   return children
 }
+
+/** Whether the process `pid` is still there. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -18,6 +18,7 @@ export {
 export { describeEachEngine, describeOnPostgres } from './engines.js'
 export { replicasForSuite, startReplicas, type ReplicaSet } from './replicas.js'
 export { dumpStore } from './store-dump.js'
+export { databaseProxy, type DatabaseProxy, type Outage } from './database-proxy.js'
 export { heldDate } from './clock.js'
 
 // An assistant: its OAuth, its MCP clients, and its calls.
@@ -51,9 +52,11 @@ export {
   COMPILED,
   FROM_SOURCES,
   freePort,
+  isAlive,
   loggedModules,
   mcpPingWithoutToken,
   moduleLog,
+  PROGRAMS,
   startProcess,
   stopProcess,
   upstreamEnvironment,

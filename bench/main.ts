@@ -1,5 +1,6 @@
 import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
+import { benchDatabaseOutage } from './database-outage.js'
 import { benchMcpHandler } from './mcp-handler.js'
 import { benchModelBudget } from './model-budget.js'
 import { benchOrganization } from './organization.js'
@@ -21,4 +22,5 @@ await benchMcpHandler()
 await benchSearch()
 await benchAnalytics()
 await benchOutages()
+await benchDatabaseOutage()
 await benchOrganization()

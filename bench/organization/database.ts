@@ -17,7 +17,7 @@ export interface BenchDatabase {
 }
 
 /** Makes the database afresh (a leftover of an interrupted run is dropped first). */
-export async function benchDatabase(): Promise<BenchDatabase> {
+export async function benchDatabase(name = DATABASE): Promise<BenchDatabase> {
   const server = new URL(
     /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '')
       ? process.env.DATABASE_URL!
@@ -32,11 +32,11 @@ export async function benchDatabase(): Promise<BenchDatabase> {
       await client.end()
     }
   }
-  const dropIt = `DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`
+  const dropIt = `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`
   await admin(dropIt)
-  await admin(`CREATE DATABASE ${DATABASE}`)
+  await admin(`CREATE DATABASE ${name}`)
   const url = new URL(server)
-  url.pathname = `/${DATABASE}`
+  url.pathname = `/${name}`
   const client = new pg.Client({ connectionString: url.toString() })
   await client.connect()
   return {

@@ -30,7 +30,7 @@ import { requestErrorPage } from '../pages/request-error-page.js'
 import type { StoreAwayReport } from '../metrics/store-away.js'
 import {
   isStoreUnreachable,
-  STORE_AWAY_WORDS,
+  storeAwayError,
   STORE_RETRY_AFTER_SECONDS,
 } from '../store/unreachable.js'
 import { matchLoopbackRedirectsAtAnyPort, withoutLoopbackPort } from './redirect-uris.js'
@@ -334,23 +334,16 @@ async function answerStoreAway(
   report: Pick<StoreAwayReport, 'request'> | undefined,
 ) {
   const error = ctx.state.storeAway
-  if (error instanceof RotationInDoubt) {
-    ctx.status = 503
-    ctx.set('Retry-After', String(error.retryAfterSeconds))
-    ctx.set('Cache-Control', 'no-store')
-    ctx.body = { error: 'temporarily_unavailable', error_description: error.message }
-    return
-  }
-  report?.request('oauth', error)
+  const inDoubt = error instanceof RotationInDoubt
+  if (!inDoubt) report?.request('oauth', error)
   ctx.status = 503
-  ctx.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
+  ctx.set('Retry-After', String(inDoubt ? error.retryAfterSeconds : STORE_RETRY_AFTER_SECONDS))
   ctx.set('Cache-Control', 'no-store')
-  if (typeof ctx.body === 'string') {
+  if (inDoubt) ctx.body = storeAwayError(error.message)
+  else if (typeof ctx.body === 'string') {
     for (const [name, value] of Object.entries(PAGE_HEADERS)) ctx.set(name, value)
     ctx.body = await storeAwayPageText()
-  } else {
-    ctx.body = { error: 'temporarily_unavailable', error_description: STORE_AWAY_WORDS }
-  }
+  } else ctx.body = storeAwayError()
 }
 
 /**

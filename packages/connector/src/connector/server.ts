@@ -13,7 +13,7 @@ import { homePage } from '../pages/home-page.js'
 import { storeAwayPage } from '../pages/problem-page.js'
 import {
   isStoreUnreachable,
-  STORE_AWAY_WORDS,
+  storeAwayError,
   STORE_RETRY_AFTER_SECONDS,
 } from '../store/unreachable.js'
 import { AccessTokens } from '../auth/access-tokens.js'
@@ -425,7 +425,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       parts.storeAway.request(page ? 'page' : 'oauth', error)
       if (page) return storeAwayPage(c)
       c.header('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
-      return c.json({ error: 'temporarily_unavailable', error_description: STORE_AWAY_WORDS }, 503)
+      return c.json(storeAwayError(), 503)
     }
     log.error({ err: error, path: c.req.path }, 'request failed')
     return c.json({ error: 'server_error', error_description: 'Something went wrong.' }, 500)

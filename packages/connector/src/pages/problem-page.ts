@@ -11,16 +11,7 @@ export function problemPage(
   status: PageStatus,
   continueTo?: { href: string; label: string },
 ) {
-  return page(
-    c,
-    title,
-    html`<section class="card">
-      <h1>${title}</h1>
-      <p>${message}</p>
-      ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}
-    </section>`,
-    status,
-  )
+  return page(c, title, problemCard(title, message, continueTo), status)
 }
 
 const STORE_AWAY_TITLE = 'Try again in a moment'
@@ -35,10 +26,13 @@ export function storeAwayPage(c: Context) {
 
 /** The same page as text, for answers written outside Hono (oidc-provider's). */
 export const storeAwayPageText = () =>
-  pageText(
-    STORE_AWAY_TITLE,
-    html`<section class="card">
-      <h1>${STORE_AWAY_TITLE}</h1>
-      <p>${STORE_AWAY_MESSAGE}</p>
-    </section>`,
-  )
+  pageText(STORE_AWAY_TITLE, problemCard(STORE_AWAY_TITLE, STORE_AWAY_MESSAGE))
+
+/** The problem's card: what happened, in words, and where to go on. */
+function problemCard(title: string, message: string, continueTo?: { href: string; label: string }) {
+  return html`<section class="card">
+    <h1>${title}</h1>
+    <p>${message}</p>
+    ${continueTo ? html`<p><a href="${continueTo.href}">${continueTo.label}</a></p>` : ''}
+  </section>`
+}

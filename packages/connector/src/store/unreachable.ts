@@ -86,3 +86,9 @@ export const STORE_RETRY_AFTER_SECONDS = 5
 export const STORE_AWAY_WORDS =
   'The connector’s database cannot be reached for a moment: nothing was done or changed. ' +
   `Try again in ${STORE_RETRY_AFTER_SECONDS} seconds.`
+
+/** The OAuth error body of an answer while the store is away (RFC 6749's error for it). */
+export const storeAwayError = (description = STORE_AWAY_WORDS) => ({
+  error: 'temporarily_unavailable',
+  error_description: description,
+})

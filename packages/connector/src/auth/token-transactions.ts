@@ -1,6 +1,6 @@
 import type { Provider } from 'oidc-provider'
 import type { Store } from '../store/open.js'
-import { isStoreUnreachable, onceMoreIfUnreachable } from '../store/unreachable.js'
+import { isStoreUnreachable, againIfConnectionLost } from '../store/unreachable.js'
 import { asTokenRequest, confirmRotations } from './adapter.js'
 
 /**
@@ -22,7 +22,7 @@ export function tokenRequestsInOneTransaction(provider: Provider, store: Store, 
     if (store.engine !== 'postgres') return asTokenRequest({}, next)
     let trx
     try {
-      trx = await onceMoreIfUnreachable(() => store.db.startTransaction().execute())
+      trx = await againIfConnectionLost(() => store.db.startTransaction().execute())
     } catch (error) {
       if (!isStoreUnreachable(error)) throw error
       ctx.state.storeAway = error

@@ -1,6 +1,6 @@
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
-import { onceMoreIfUnreachable } from '../store/unreachable.js'
+import { againIfConnectionLost } from '../store/unreachable.js'
 import type { Answer } from './legacy-questions.js'
 
 /**
@@ -24,7 +24,7 @@ export class AnswerBox {
   async put(session: string, answer: Answer & { id: number }, keepMs: number): Promise<void> {
     // Kept once: a second try after a lost connection keeps the first's row.
     const sealed = this.vault.seal(JSON.stringify(answer), binding(session, answer.id))
-    await onceMoreIfUnreachable(() => this.#insert(session, answer.id, sealed, keepMs))
+    await againIfConnectionLost(() => this.#insert(session, answer.id, sealed, keepMs))
   }
 
   #insert(session: string, id: number, sealed: string, keepMs: number) {

@@ -3,7 +3,7 @@ import { PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { postgresChannels } from './postgres-channels.js'
 import type { PreparedRead } from './prepared-read.js'
-import { onceMoreIfUnreachable } from './unreachable.js'
+import { againIfConnectionLost } from './unreachable.js'
 
 /** Connections per replica unless the URL says `?max=`: pg's own default, ample for one process. */
 const DEFAULT_POOL_SIZE = 10
@@ -48,7 +48,7 @@ function postgresReads(pool: pg.Pool) {
     // A read, so tried again on a fresh connection when the one lent was already ended.
     return async (...values) =>
       (
-        await onceMoreIfUnreachable(() =>
+        await againIfConnectionLost(() =>
           pool.query<Row & pg.QueryResultRow>({ name, text, values }),
         )
       ).rows[0]

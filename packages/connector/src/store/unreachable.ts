@@ -51,21 +51,26 @@ export function isStoreUnreachable(error: unknown): boolean {
 }
 
 /**
- * Runs `work`, and once more should the connection it was lent have been lost under it. Only for
- * work that does the same done twice (a read, a BEGIN, an insert that keeps the first): a pooled
- * connection the server ended a moment ago may be lent out before its end is heard, and its
- * first statement fails; the pool has dropped it by the second try, which opens a new one. A
+ * Runs `work`, and again should the connection it was lent have been lost under it. Only for work
+ * that does the same done twice (a read, a BEGIN, an insert that keeps the first): pooled
+ * connections the server ended a moment ago may be lent out before their end is heard, and the
+ * first statement on each fails; the pool drops each one, so a try soon gets a new connection. A
  * connection that could not be opened at all (refused, or not within the pool's time) is not
  * tried again: the database is away, and the caller says so at once.
  */
-export async function onceMoreIfUnreachable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (!isStoreUnreachable(error) || !lostOnTheWay(error)) throw error
-    return work()
+export async function againIfConnectionLost<T>(work: () => Promise<T>): Promise<T> {
+  // Every idle connection of the pool may have been ended at once: each try drops one.
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await work()
+    } catch (error) {
+      if (tries >= LOST_TRIES || !isStoreUnreachable(error) || !lostOnTheWay(error)) throw error
+    }
   }
 }
+
+/** Tries of work whose connection was lost on the way: the pool's default size, and one more. */
+const LOST_TRIES = 11
 
 /** An open connection's end (reset, ended by the server), not a new one's failure. */
 function lostOnTheWay(error: unknown): boolean {

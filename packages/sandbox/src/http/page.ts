@@ -44,6 +44,14 @@ export function page(c: Context, title: string, body: Body, status: 200 | 400 | 
               padding: 0.35rem 1rem;
               margin-right: 0.5rem;
             }
+            button.small {
+              font-size: 0.85rem;
+              padding: 0.1rem 0.6rem;
+              margin: 0 0 0 0.25rem;
+            }
+            form.done-form {
+              display: inline;
+            }
             input[type='text'] {
               font: inherit;
               padding: 0.3rem;
@@ -58,6 +66,9 @@ export function page(c: Context, title: string, body: Body, status: 200 | 400 | 
             ul.tasks {
               list-style: none;
               padding-left: 0;
+            }
+            ul.tasks li {
+              margin: 0.25rem 0;
             }
             ul.tasks ul.tasks {
               padding-left: 1.5rem;

@@ -83,12 +83,12 @@ export function searchRoutes() {
     )
   })
 
-  // The real API answers a submission with 204 and no body.
+  // Success is 200 in this dialect, with nothing to return; Google's answers 204 (google/api.ts).
   api.put('/sites/:siteUrl/sitemaps/:feedpath', async (c) => {
     const { user } = await requireAccess(c, 'webmasters', 'write', OTHER_QUOTAS)
     readQuery(c, noQuery)
     await submitSitemap(c.var.sandbox.db, user, await siteOf(c, user), c.req.param('feedpath'))
-    return c.body(null, 204)
+    return c.body(null, 200)
   })
 
   api.post('/inspect-url', async (c) => {

@@ -5,7 +5,8 @@ import { TASKS_SHOWN_PER_LIST, type ListOutline, type OutlineTask } from './outl
 
 /**
  * The HTML of the web view's lists: a heading per list, its tasks as nested lists, completed
- * ones struck through, assigned ones linked to their original, and one task highlighted.
+ * ones struck through, open ones with a Done button, assigned ones linked to their original,
+ * and one task highlighted.
  */
 
 interface RenderContext {
@@ -61,8 +62,15 @@ function taskHtml({ task, subtasks }: OutlineTask, ctx: RenderContext) {
             >`
           : ''
       }
+      ${done ? '' : doneButton(task.id, task.title)}
       ${task.notes ? html`<div><small>${task.notes}</small></div>` : ''}
     </div>
     ${subtasks.length > 0 ? tasksHtml(subtasks, ctx) : ''}
   </li>`
+}
+
+function doneButton(id: string, title: string) {
+  return html`<form class="done-form" method="post" action="/web/tasks/${id}/complete">
+    <button class="small" aria-label="Mark “${title || '(no title)'}” done">Done</button>
+  </form>`
 }

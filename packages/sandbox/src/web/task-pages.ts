@@ -3,8 +3,10 @@ import { html } from 'hono/html'
 import { currentUser } from '../account/session.js'
 import { signedInAs, signInPage } from '../account/signed-in.js'
 import type { SandboxEnv } from '../core/state.js'
+import { completeInWebView } from '../tasks/first-party.js'
 import { page } from '../http/page.js'
 import { outlineShows, readOutlines, TASKS_SHOWN_PER_LIST } from './outline.js'
+import { personAction } from './person-action.js'
 import { listsHtml } from './task-html.js'
 
 type Ctx = Context<SandboxEnv>
@@ -43,17 +45,7 @@ export async function showTask(c: Ctx) {
     .where('id', '=', id)
     .where('user_id', '=', user)
     .executeTakeFirst()
-  if (!task) {
-    return page(
-      c,
-      'No such task',
-      html`${signedInAs(user)}
-        <h1>No such task</h1>
-        <p>None of your task lists has a task with the id <code>${id}</code>.</p>
-        <p><a href="${ALL}">See all your tasks</a></p>`,
-      404,
-    )
-  }
+  if (!task) return noSuchTask(c, user, id)
   const outlines = await readOutlines(db, user)
   const title = task.title || '(no title)'
   const note = task.deleted
@@ -62,8 +54,9 @@ export async function showTask(c: Ctx) {
       </p>`
     : task.hidden
       ? html`<p role="status">
-          <strong>This task is hidden:</strong> “${title}” was completed and then cleared from its
-          list, so the lists below leave it out.
+          <strong>This task is hidden:</strong> “${title}” is done, and was marked done on this page
+          or cleared from its list. The lists below leave it out, and apps see it only when they ask
+          for hidden tasks.
         </p>`
       : outlineShows(outlines, task.id)
         ? html`<p><a href="#task-${task.id}">Go to “${title}”</a></p>`
@@ -77,5 +70,31 @@ export async function showTask(c: Ctx) {
     html`${signedInAs(user)}
       <h1>${TITLE}</h1>
       ${note} ${listsHtml(outlines, { links: c.var.dialect.taskLinks, target: task.id })}`,
+  )
+}
+
+/**
+ * `POST /web/tasks/{task}/complete`, the Done button: completes the task as first-party
+ * clients do (done and hidden), then shows it on its own page, which says so.
+ */
+export async function completeTask(c: Ctx) {
+  const id = c.req.param('task')!
+  const here = `${ALL}/${encodeURIComponent(id)}`
+  return personAction(c, here, async (user) => {
+    const outcome = await completeInWebView(c.var.sandbox.db, user, id)
+    if (outcome.done || outcome.why === 'deleted') return c.redirect(here, 303)
+    return noSuchTask(c, user, id)
+  })
+}
+
+function noSuchTask(c: Ctx, user: string, id: string) {
+  return page(
+    c,
+    'No such task',
+    html`${signedInAs(user)}
+      <h1>No such task</h1>
+      <p>None of your task lists has a task with the id <code>${id}</code>.</p>
+      <p><a href="${ALL}">See all your tasks</a></p>`,
+    404,
   )
 }

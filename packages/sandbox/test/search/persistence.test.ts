@@ -25,7 +25,7 @@ describe('search API storage', () => {
         method: 'PUT',
         headers: { authorization: `Bearer ${token}` },
       })
-      expect(put.status).toBe(204)
+      expect(put.status).toBe(200)
     } finally {
       await first.close()
     }

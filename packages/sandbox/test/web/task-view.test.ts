@@ -323,3 +323,118 @@ describe('an assigned task’s linkToTask (/web/surfaces/{id})', () => {
     expect(signedOut.text).not.toContain('Private doc task')
   })
 })
+
+/** A button's form post from a page of the sandbox, with what browsers add to it. */
+const press = (path: string, cookie?: string, site = 'same-origin') =>
+  sandbox.request('POST', path, {
+    rawBody: '',
+    headers: { ...FORM, 'sec-fetch-site': site, ...(cookie ? { cookie } : {}) },
+  })
+
+describe('the Done button (POST /web/tasks/{task}/complete)', () => {
+  it('completes the task as first-party clients do: list_tasks shows it only with showHidden', async () => {
+    const { user, cookie } = await personWithTasks()
+    const task = await add(user, 'Water the plants')
+    await add(user, 'Call the bank', { previous: task.id })
+    const before = await view('/web/tasks', cookie)
+    expect(before.text).toContain(
+      `<form class="done-form" method="post" action="/web/tasks/${task.id}/complete">`,
+    )
+    expect(before.text).toContain('aria-label="Mark “Water the plants” done"')
+
+    const res = await press(`/web/tasks/${task.id}/complete`, cookie)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`/web/tasks/${task.id}`)
+
+    expect(await user.titles()).toEqual(['Call the bank'])
+    expect(await user.titles({ showCompleted: 'true' })).toEqual(['Call the bank'])
+    const shown = (await user.allTasks({ showHidden: 'true' })).find((t) => t.id === task.id)!
+    expect(shown).toMatchObject({ status: 'completed', hidden: true })
+    expect(Date.parse(shown.completed as string)).toBeGreaterThan(Date.now() - 60_000)
+
+    const after = await view(res.headers.get('location')!, cookie)
+    expect(after.text).toContain('This task is hidden')
+    expect(outline(after.text)['My Tasks']).toEqual(['Call the bank'])
+  })
+
+  it('keeps the completion time of a task already done, and pressing again changes nothing', async () => {
+    const { user, cookie } = await personWithTasks()
+    const task = await add(user, 'Done earlier')
+    await user.patch(task.id, { status: 'completed', completed: '2026-01-02T03:04:05.000Z' })
+    expect((await view('/web/tasks', cookie)).text).not.toContain(`/web/tasks/${task.id}/complete`)
+    for (let i = 0; i < 2; i++)
+      expect((await press(`/web/tasks/${task.id}/complete`, cookie)).status).toBe(303)
+    expect(await user.getTask(task.id)).toMatchObject({
+      status: 'completed',
+      completed: '2026-01-02T03:04:05.000Z',
+      hidden: true,
+    })
+  })
+
+  it('changes nothing when sent from another site, without a session, or for another user', async () => {
+    const { user, cookie } = await personWithTasks()
+    const task = await add(user, 'Mine alone')
+    const crossSite = await press(`/web/tasks/${task.id}/complete`, cookie, 'cross-site')
+    expect(crossSite.status).toBe(400)
+    expectPageHeaders(crossSite)
+    expect(crossSite.text).toContain('This form was sent from another site.')
+    const signedOut = await press(`/web/tasks/${task.id}/complete`)
+    expect(signedOut.status).toBe(400)
+    expect(signedOut.text).toContain('nothing was changed')
+    expect(signedOut.text).toContain(`name="next" value="/web/tasks/${task.id}"`)
+    const other = await personWithTasks()
+    const foreign = await press(`/web/tasks/${task.id}/complete`, other.cookie)
+    expect(foreign.status).toBe(404)
+    expect(foreign.text).toContain('<h1>No such task</h1>')
+    expect(foreign.text).not.toContain('Mine alone')
+    expect(await user.getTask(task.id)).toMatchObject({ status: 'needsAction', hidden: false })
+  })
+})
+
+describe('unassigning from the source surface (POST /web/surfaces/{id}/unassign)', () => {
+  const assign = async (user: string, title: string) => {
+    const res = await sandbox.request('POST', '/_sandbox/assigned-tasks', {
+      body: { user, tasklist: '@default', title, surfaceType: 'DOCUMENT' },
+    })
+    expect(res.status).toBe(200)
+    return res.body as Resource
+  }
+
+  it('removes the assigned task alone: the original stays in its document', async () => {
+    const { user, cookie } = await personWithTasks()
+    const task = await assign(user.name, 'Review the draft')
+    const surface = pathOf(task.assignmentInfo.linkToTask)
+    const before = await view(surface, cookie)
+    expect(before.text).toContain(`<form method="post" action="${surface}/unassign">`)
+    expect(before.text).toMatch(/<button>Unassign<\/button>/)
+
+    const res = await press(`${surface}/unassign`, cookie)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(surface)
+    expect(await user.titles({ showAssigned: 'true' })).toEqual([])
+    expect(
+      await user.titles({ showAssigned: 'true', showDeleted: 'true', showHidden: 'true' }),
+    ).toEqual(['Review the draft'])
+
+    const after = await view(surface, cookie)
+    expect(after.status).toBe(200)
+    expect(after.text).toContain('<strong>Review the draft</strong>')
+    expect(after.text).toContain('Not assigned to you any more:')
+    expect(after.text).not.toContain('/unassign')
+    // Again: nothing more to do, and the original is still there.
+    expect((await press(`${surface}/unassign`, cookie)).status).toBe(303)
+    expect((await view(surface, cookie)).status).toBe(200)
+  })
+
+  it('changes nothing when sent from another site, or by another user', async () => {
+    const { user, cookie } = await personWithTasks()
+    const task = await assign(user.name, 'Keep me')
+    const surface = pathOf(task.assignmentInfo.linkToTask)
+    expect((await press(`${surface}/unassign`, cookie, 'cross-site')).status).toBe(400)
+    const other = await personWithTasks()
+    const foreign = await press(`${surface}/unassign`, other.cookie)
+    expect(foreign.status).toBe(404)
+    expect(foreign.text).not.toContain('Keep me')
+    expect(await user.titles({ showAssigned: 'true' })).toEqual(['Keep me'])
+  })
+})

@@ -19,6 +19,7 @@ const THROUGH_THE_PROVIDER = [
   'packages/connector/test/mcp/coverage.test.ts',
   'packages/connector/test/mcp/credential-revoked.test.ts',
   'packages/connector/test/mcp/fair-shares.test.ts',
+  'packages/connector/test/mcp/grant-listing.test.ts',
   'packages/connector/test/mcp/faults.test.ts',
   'packages/connector/test/mcp/legacy-asking.test.ts',
   'packages/connector/test/mcp/tools.test.ts',

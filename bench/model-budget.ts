@@ -14,6 +14,8 @@ import {
   definitionsRead,
   mcpClientWithToken,
   METADATA_PEOPLE,
+  PROPERTY_GRANTS,
+  propertyGrantRead,
   rowPage,
   rowRatio,
   STANDARD_PERSON,
@@ -38,8 +40,14 @@ export async function benchModelBudget(): Promise<void> {
   const clients: Client[] = []
   try {
     const { sandbox, flow } = await startStack(children, dataDir)
-    const connect = async (service: ServiceName, user: string = STANDARD_PERSON) => {
-      const { tokens } = await flow.connect({ service, person: flow.person(user) })
+    const connect = async (
+      service: ServiceName,
+      user: string = STANDARD_PERSON,
+      covers?: string[],
+    ) => {
+      const person = flow.person(user)
+      if (covers) person.covers = covers
+      const { tokens } = await flow.connect({ service, person })
       const { client } = await mcpClientWithToken(
         flow.resource(service),
         tokens.access_token,
@@ -69,6 +77,26 @@ export async function benchModelBudget(): Promise<void> {
       longest = Math.max(longest, read.longestDescriptionBytes)
     }
     emit('model_description_bytes_max', longest, 'bytes')
+
+    // The analytics tools name the grant's properties: what that costs, and whether a model
+    // finds the one the person names (calls: the refusals it read on the way).
+    for (const grant of PROPERTY_GRANTS) {
+      const read = await propertyGrantRead(
+        grant,
+        `budget-grant-${grant.name}`,
+        async (user, displayName, account) => {
+          const added = await sandboxJson<{ propertiesId: string }>(
+            `/_sandbox/users/${user}/properties`,
+            post({ displayName, account }),
+          )
+          return added.propertiesId
+        },
+        (user, covers) => connect('analytics', user, covers),
+      )
+      if (!read.found) throw new Error(`grant ${grant.name}: the model found another property`)
+      emit(`model_tokens_definitions_analytics_grant_${grant.name}`, read.tokens, 'tokens')
+      emit(`model_property_found_calls_grant_${grant.name}`, read.calls, 'calls')
+    }
 
     const search = services.search!
     const analytics = services.analytics!

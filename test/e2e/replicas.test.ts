@@ -140,4 +140,55 @@ describeOnPostgres('two replicas, alternating every request', (engine) => {
     replicas.pin(undefined)
     await assistant.close()
   }, 60_000)
+
+  it('each person’s listing names their own properties only, whichever replica; a narrowing shows at once on the other', async () => {
+    const analyticsMcp = `${replicas.url}/analytics/mcp`
+    const withProperties = async (user: string, names: string[]) => {
+      const ids: string[] = []
+      for (const displayName of names) {
+        const added = await replicas.flow.request(
+          'POST',
+          `${replicas.sandbox.url}/_sandbox/users/${user}/properties`,
+          { json: { displayName, account: `${user} Ltd` } },
+        )
+        ids.push(added.body.propertiesId)
+      }
+      const person = replicas.flow.person(user)
+      person.covers = ids.map((id) => `properties/${id}`)
+      const { tokens } = await replicas.flow.connect({ person, service: 'analytics' })
+      const assistant = await assistantV2(analyticsMcp, tokens.access_token, undefined)
+      return { person, ids, assistant }
+    }
+    const named = async (assistant: Awaited<ReturnType<typeof assistantV2>>) => {
+      const report = (await assistant.listTools()).find((tool) => tool.name === 'run_report')!
+      return ((report.inputSchema.properties!.propertiesId as any).oneOf as any[]).map(
+        (option) => option.title,
+      )
+    }
+    const dora = await withProperties('replica-dora', ['Dora’s bakery', 'Dora’s blog'])
+    const eli = await withProperties('replica-eli', ['Eli’s garage'])
+    for (const replica of [0, 1]) {
+      replicas.pin(replica)
+      expect(await named(dora.assistant)).toEqual([
+        'Dora’s bakery (replica-dora Ltd)',
+        'Dora’s blog (replica-dora Ltd)',
+      ])
+      expect(await named(eli.assistant)).toEqual(['Eli’s garage (replica-eli Ltd)'])
+    }
+
+    // Dora keeps only her blog, on replica 0's page; replica 1 lists it alone at once.
+    replicas.pin(0)
+    await dora.person.signInToConnections()
+    const grantPage = await dora.person.fetch('GET', `${replicas.url}/connections`)
+    const change = /href="(\/connections\/[^"]+\/coverage)"/.exec(await grantPage.text())![1]!
+    const page = await (await dora.person.fetch('GET', replicas.url + change)).text()
+    const form = coverageAnswer(page, [`properties/${dora.ids[1]}`])
+    form.delete('Allow')
+    form.set('Save', 'Save')
+    expect((await dora.person.fetch('POST', replicas.url + change, form)).status).toBe(303)
+    replicas.pin(1)
+    expect(await named(dora.assistant)).toEqual(['Dora’s blog (replica-dora Ltd)'])
+    replicas.pin(undefined)
+    await Promise.all([dora.assistant.close(), eli.assistant.close()])
+  }, 60_000)
 })

@@ -1,5 +1,5 @@
 import type { ServiceName } from '../services/catalog.js'
-import { accountSummaries } from '../services/analytics/properties.js'
+import { accountSummaries, listAccountSummaries } from '../services/analytics/properties.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import { sitesList } from '../services/search/resources.js'
 import { taskList, taskListsPage } from '../services/tasks/resources.js'
@@ -76,34 +76,30 @@ export class Offers {
   }
 
   /** What `service`'s grant may cover, for the person whose credential this is. */
-  async of(service: ServiceName, credentialId: string, person: string): Promise<Offer> {
-    const grant: ApiGrant = {
+  of(service: ServiceName, credentialId: string, person: string): Promise<Offer> {
+    return offerThrough(this.deps, service, {
       upstreamAccessToken: () => this.deps.tokens.accessToken(credentialId),
       upstreamTokenAfterUnauthorized: (token) =>
         this.deps.tokens.afterUnauthorized(credentialId, token),
       person,
-    }
-    const read: Reader = (operation, query, pathParams) =>
-      this.#read(service, operation, grant, query, pathParams)
-    switch (service) {
-      case 'tasks':
-        return this.#lists(read)
-      case 'search':
-        return this.#sites(read)
-      case 'analytics':
-        return this.#properties(read)
-    }
+    })
   }
+}
 
-  async #read(
-    service: ServiceName,
-    name: string,
-    grant: ApiGrant,
-    query?: Record<string, string | number>,
-    pathParams?: Record<string, string>,
-  ): Promise<unknown> {
-    const { method, path, api } = operationOf(this.deps.profile, name)
-    const result = await this.deps.api.call(
+/**
+ * What `service`'s grant may cover, read through `grant`: the person's task lists (and which
+ * one "@default" names), sites, or properties by account. A tool listing reads it with the
+ * request's own grant, to name the grant's lists or properties to the model
+ * (src/mcp/grant-listing.ts).
+ */
+export function offerThrough(
+  deps: Pick<OfferDeps, 'api' | 'profile'>,
+  service: ServiceName,
+  grant: ApiGrant,
+): Promise<Offer> {
+  const read: Reader = async (name, query, pathParams) => {
+    const { method, path, api } = operationOf(deps.profile, name)
+    const result = await deps.api.call(
       {
         service,
         quota: quotaOf(service, name),
@@ -118,58 +114,64 @@ export class Offers {
     )
     return result.body
   }
+  switch (service) {
+    case 'tasks':
+      return lists(read)
+    case 'search':
+      return sites(read)
+    case 'analytics':
+      return properties(read)
+  }
+}
 
-  async #lists(read: Reader): Promise<Offer> {
-    const items: OfferedItem[] = []
-    let pageToken: string | undefined
-    do {
-      const page = taskListsPage.parse(
-        await read('list_task_lists', { maxResults: 1000, ...(pageToken && { pageToken }) }),
-      )
-      for (const list of page.items ?? []) items.push({ id: list.id, label: list.title })
-      pageToken = page.nextPageToken
-    } while (pageToken && items.length < MAX_OFFERED)
-    // Which list "@default" names: the provider says, whatever the order of its lists.
-    const { id } = taskList.parse(
-      await read('get_task_list', undefined, { tasklist: DEFAULT_LIST }),
+async function lists(read: Reader): Promise<Offer> {
+  const items: OfferedItem[] = []
+  let pageToken: string | undefined
+  do {
+    const page = taskListsPage.parse(
+      await read('list_task_lists', { maxResults: 1000, ...(pageToken && { pageToken }) }),
     )
-    return { ...offered([{ items }]), defaultList: id }
-  }
+    for (const list of page.items ?? []) items.push({ id: list.id, label: list.title })
+    pageToken = page.nextPageToken
+  } while (pageToken && items.length < MAX_OFFERED)
+  // Which list "@default" names: the provider says, whatever the order of its lists.
+  const { id } = taskList.parse(await read('get_task_list', undefined, { tasklist: DEFAULT_LIST }))
+  return { ...offered([{ items }]), defaultList: id }
+}
 
-  async #sites(read: Reader): Promise<Offer> {
-    const { siteEntry = [] } = sitesList.parse(await read('list_sites'))
-    return offered([
-      {
-        items: siteEntry.map((site) => ({
-          id: site.siteUrl,
-          label: site.siteUrl,
-          detail: PERMISSIONS[site.permissionLevel ?? ''],
-        })),
-      },
-    ])
-  }
+async function sites(read: Reader): Promise<Offer> {
+  const { siteEntry = [] } = sitesList.parse(await read('list_sites'))
+  return offered([
+    {
+      items: siteEntry.map((site) => ({
+        id: site.siteUrl,
+        label: site.siteUrl,
+        detail: PERMISSIONS[site.permissionLevel ?? ''],
+      })),
+    },
+  ])
+}
 
-  async #properties(read: Reader): Promise<Offer> {
-    const groups: OfferedGroup[] = []
-    let count = 0
-    let pageToken: string | undefined
-    do {
-      const page = accountSummaries.parse(
-        await read('list_properties', { pageSize: 200, ...(pageToken && { pageToken }) }),
-      )
-      for (const account of page.accountSummaries ?? []) {
-        const items = (account.propertySummaries ?? []).map((p) => ({
-          id: p.property,
-          label: p.displayName ?? p.property,
-          detail: `ID ${p.property.replace(/^properties\//, '')}`,
-        }))
-        count += items.length
-        if (items.length) groups.push({ name: account.displayName ?? account.account, items })
-      }
-      pageToken = page.nextPageToken
-    } while (pageToken && count < MAX_OFFERED)
-    return offered(groups)
-  }
+async function properties(read: Reader): Promise<Offer> {
+  const groups: OfferedGroup[] = []
+  let count = 0
+  let pageToken: string | undefined
+  do {
+    const page = accountSummaries.parse(
+      await read(listAccountSummaries.name, { pageSize: 200, ...(pageToken && { pageToken }) }),
+    )
+    for (const account of page.accountSummaries ?? []) {
+      const items = (account.propertySummaries ?? []).map((p) => ({
+        id: p.property,
+        label: p.displayName ?? p.property,
+        detail: `ID ${p.property.replace(/^properties\//, '')}`,
+      }))
+      count += items.length
+      if (items.length) groups.push({ name: account.displayName ?? account.account, items })
+    }
+    pageToken = page.nextPageToken
+  } while (pageToken && count < MAX_OFFERED)
+  return offered(groups)
 }
 
 type Reader = (

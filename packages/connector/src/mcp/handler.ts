@@ -10,6 +10,7 @@ import {
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { clientAsking, type AskedState } from './asking.js'
 import { grantOf } from './grant-access.js'
+import { INSTRUCTIONS } from './instructions.js'
 import { QUESTIONS_PER_REQUEST, type LegacyQuestions } from './legacy-questions.js'
 import type { LegacySession } from './legacy-sessions.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
@@ -69,6 +70,10 @@ export function serviceHandler(
   }
   const codec = options.requestState
   const serverOptions = {
+    instructions: INSTRUCTIONS[service],
+    // A listing names the grant's own lists, sites or properties (grant-listing.ts): it is the
+    // requesting client's alone, and read again each time, so that a narrowed grant shows at once.
+    cacheHints: { 'tools/list': { cacheScope: 'private' as const, ttlMs: 0 } },
     capabilities: {
       tools: { listChanged: false },
       // The views of MCP Apps, where the service has any (views.ts).
@@ -87,7 +92,7 @@ export function serviceHandler(
   const lean = async (request: McpRequestContext) => {
     const server = new Server(info, serverOptions)
     const session = options.legacy && (await askable(server, request, options.legacy))
-    server.setRequestHandler('tools/list', () => tools.listing)
+    server.setRequestHandler('tools/list', (_list, ctx) => tools.listingFor(grantOf(ctx)))
     server.setRequestHandler('tools/call', (call, ctx) =>
       tools.call(call.params.name, call.params.arguments, callerOf(ctx, codec, session)),
     )

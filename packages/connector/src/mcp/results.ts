@@ -44,13 +44,20 @@ const UNAVAILABLE_RETRY_SECONDS = 5
  * Arguments the input schema refused: every issue, each naming its field (the schemas' own
  * messages already say what to send instead), and that nothing reached the provider.
  */
-export function invalidArguments(tool: string, error: z.ZodError): CallToolResult {
+export function invalidArguments(
+  tool: string,
+  error: z.ZodError,
+  /** What the grant covers, where a field that names one is wrong (tools.ts). */
+  covered?: string,
+): CallToolResult {
   const issues = error.issues.map((issue) => {
     const field = issue.path.map(String).join('.')
     return field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message
   })
+  // Naming the grant's own may have read their names from the provider: nothing was done there.
+  const nothing = covered ? 'Nothing was done at the provider' : 'Nothing was sent to the provider'
   return failure(
-    `Invalid arguments for ${tool}: ${issues.join('; ')}. Nothing was sent to the provider; fix the arguments and call again.`,
+    `Invalid arguments for ${tool}: ${issues.join('; ')}. ${nothing}; fix the arguments and call again.${covered ? ` ${covered}` : ''}`,
   )
 }
 
@@ -188,9 +195,13 @@ export function outsideGrant(
   service: ServiceName,
   value: string,
   connectionsUrl: string,
+  /** The grant's own, in words (grant-names.ts), where known. */
+  covered?: string,
 ): CallToolResult {
   const { noun, nouns, listedBy } = SERVICES[service].resource
+  const where =
+    covered ?? (listedBy ? `Use one that ${listedBy} shows.` : 'Use one the tool’s schema names.')
   return failure(
-    `The ${noun} "${value.slice(0, 200)}" is not one the person lets this assistant use (they chose its ${nouns}). Nothing was sent to the provider. Use one that ${listedBy} shows, or ask the person to add it at ${connectionsUrl}.`,
+    `The ${noun} "${value.slice(0, 200)}" is not one the person lets this assistant use (they chose its ${nouns}). Nothing was sent to the provider. ${where} Or ask the person to add it at ${connectionsUrl}.`,
   )
 }

@@ -12,6 +12,7 @@ import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { ToolDefinition } from '../services/definition.js'
 import { toolJsonSchema } from '../services/json-schema.js'
+import { SERVICES } from '../services/catalog.js'
 import { viewMeta } from './views.js'
 import { operationOf, type ProviderProfile } from '../services/profiles/index.js'
 import type { AuditTrail } from '../approval/audit.js'
@@ -27,6 +28,8 @@ import { changedSinceApproval } from './approval-words.js'
 import type { ClientAsking } from './asking.js'
 import { CallShape } from './call.js'
 import { coveredBy, uncovered } from './coverage.js'
+import { GrantListing } from './grant-listing.js'
+import { GrantNames, namedList } from './grant-names.js'
 import { providerReader } from './provider-reader.js'
 import { ChangedSinceSeen, checkStillAsSeen } from './seen-version.js'
 import {
@@ -114,6 +117,11 @@ export interface ServiceToolsDeps {
    * when a call names a list, site or property outside its grant.
    */
   connectionsUrl: string
+  /**
+   * Where the names of a grant's lists, sites or properties are read and kept a moment, for its
+   * listing and its refusals; one of the service's own unless shared (tests).
+   */
+  names?: GrantNames
 }
 
 /** Who calls, as the tools see it: the grant, and how the person can be asked in the client. */
@@ -124,8 +132,13 @@ export interface ToolCaller {
 }
 
 export class ServiceTools {
-  /** The `tools/list` result, built once and shared (frozen) by every request. */
+  /**
+   * The `tools/list` result, built once and shared (frozen): what a grant's listing starts from,
+   * and the whole of it where the grant names nothing (grant-listing.ts).
+   */
   readonly listing: ListToolsResult
+  readonly #grantListing: GrantListing
+  readonly #names: GrantNames
   readonly #served = new Map<string, ServedTool>()
   readonly #api: Pick<UpstreamApi, 'call'>
   readonly #profile: ProviderProfile
@@ -166,6 +179,14 @@ export class ServiceTools {
       tools.push(listed)
     }
     this.listing = deepFreeze({ tools })
+    this.#names = deps.names ?? new GrantNames(deps)
+    const service = definitions[0]?.service ?? 'tasks'
+    this.#grantListing = new GrantListing(service, this.listing, this.#names)
+  }
+
+  /** The `tools/list` result for the grant presented: its resources named (grant-listing.ts). */
+  listingFor(grant: ToolGrant | undefined): Promise<ListToolsResult> {
+    return this.#grantListing.for(grant)
   }
 
   /** The scope a call to `name` needs; undefined for a tool that is not served. */
@@ -203,7 +224,10 @@ export class ServiceTools {
   async #call(tool: ServedTool, args: unknown, caller: ToolCaller | undefined): Promise<Ended> {
     const { definition, shape, conforms } = tool
     const parsed = definition.input.safeParse(args ?? {})
-    if (!parsed.success) return toolError(invalidArguments(definition.name, parsed.error))
+    if (!parsed.success) {
+      const unnamed = await this.#unnamed(definition, args, parsed.error, caller?.grant)
+      return toolError(invalidArguments(definition.name, parsed.error, unnamed))
+    }
     const input = parsed.data as Record<string, unknown>
     if (!caller) {
       // The endpoint always authenticates first: a call without a grant is a wiring fault.
@@ -213,7 +237,7 @@ export class ServiceTools {
     const { grant } = caller
     // Held to what the grant covers before anything else: no request, no question, no count.
     const outside = uncovered(definition.service, input, grant.coverage)
-    if (outside !== undefined) return this.#outside(definition, outside)
+    if (outside !== undefined) return this.#outside(definition, outside, grant)
     if (this.#callLimit) {
       // Beyond the grant's limit: a result that says when to retry, and nothing sent upstream.
       const verdict = await this.#callLimit.take(grant.link.grantId)
@@ -305,8 +329,38 @@ export class ServiceTools {
     }
   }
 
-  #outside(definition: ToolDefinition, value: string): Ended {
-    return toolError(outsideGrant(definition.service, value, this.#connectionsUrl))
+  /**
+   * A call outside the grant, refused with the grant's own resources, closest first, from what
+   * this replica knows of their names: a refusal sends nothing to the provider. A grant
+   * narrowed while a change waited is refused without them.
+   */
+  #outside(definition: ToolDefinition, value: string, grant?: ToolGrant): Ended {
+    const { service } = definition
+    const named = grant && this.#names.known(service, grant)
+    const covered = named && namedList(service, named, value)
+    return toolError(outsideGrant(service, value, this.#connectionsUrl, covered))
+  }
+
+  /**
+   * For a call of a service whose tools alone name its resources (analytics: no tool lists the
+   * properties) that names none, or names one wrongly (by name, say): the grant's, closest to
+   * what was given first, and where the person adds one. Nothing else is sent.
+   */
+  async #unnamed(
+    definition: ToolDefinition,
+    args: unknown,
+    error: z.ZodError,
+    grant: ToolGrant | undefined,
+  ): Promise<string | undefined> {
+    const { service } = definition
+    const { fields, listedBy } = SERVICES[service].resource
+    if (!grant || listedBy !== undefined) return undefined
+    const field = fields.find((name) => error.issues.some((issue) => issue.path[0] === name))
+    if (field === undefined) return undefined
+    const named = await this.#names.of(service, grant)
+    if (named === undefined) return undefined
+    const given = isObject(args) && typeof args[field] === 'string' ? args[field] : undefined
+    return `${namedList(service, named, given)} The person can add one at ${this.#connectionsUrl}.`
   }
 
   /** What the call made (a list) joins the grant: the assistant can use what it made. */

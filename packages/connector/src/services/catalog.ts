@@ -23,13 +23,24 @@ export interface GrantedResource {
   /** One of them, and several, in the words of a person and a model: "task list", "site"... */
   noun: string
   nouns: string
-  /** The tool that lists those the grant covers. */
-  listedBy: string
+  /**
+   * The tool that lists those the grant covers; none where the tools' schemas name them (a
+   * grant's properties: src/mcp/grant-listing.ts).
+   */
+  listedBy?: string
   /** The input fields of the service's tools that name one. */
   fields: readonly string[]
+  /**
+   * The tool whose schema names a grant's own by title (src/mcp/grant-listing.ts); the others'
+   * take the same values.
+   */
+  titledIn: string
   /** The id a grant keeps for a field's value, where the two differ (a property's number). */
   idOf?: (value: string) => string
 }
+
+/** At most this many of a grant's lists, sites or properties are named in a tool's schema. */
+export const NAMED_IN_SCHEMA = 50
 
 export interface ServiceInfo {
   name: ServiceName
@@ -40,6 +51,8 @@ export interface ServiceInfo {
   scopes: readonly ServiceScope[]
   /** The scope that reads; every scope of the service includes it. */
   readScope: string
+  /** The revision of the provider's interface the tools are built on, where it states one. */
+  revision?: string
 }
 
 export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
@@ -52,8 +65,10 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
       nouns: 'task lists',
       listedBy: 'list_task_lists',
       fields: ['tasklist', 'destinationTasklist'],
+      titledIn: 'list_tasks',
     },
     readScope: 'tasks.readonly',
+    revision: 'v1 (description revision 20260927)',
     scopes: [
       { name: 'tasks.readonly', description: 'See your task lists and tasks' },
       {
@@ -67,7 +82,13 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
     name: 'search',
     title: 'Search performance',
     // A site is its exact siteUrl: sc-domain:example.com and https://example.com/ are two.
-    resource: { noun: 'site', nouns: 'sites', listedBy: 'list_sites', fields: ['siteUrl'] },
+    resource: {
+      noun: 'site',
+      nouns: 'sites',
+      listedBy: 'list_sites',
+      fields: ['siteUrl'],
+      titledIn: 'query_search_analytics',
+    },
     readScope: 'webmasters.readonly',
     scopes: [
       {
@@ -84,8 +105,8 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
     resource: {
       noun: 'property',
       nouns: 'properties',
-      listedBy: 'list_properties',
       fields: ['propertiesId'],
+      titledIn: 'run_report',
       idOf: (value) => `properties/${value}`,
     },
     readScope: 'analytics.readonly',

@@ -163,7 +163,7 @@ export type ToolDetail<
  * derived here. A read is read-only and idempotent. A change is sent again after a lost answer
  * only where its method allows: PUT and DELETE are idempotent, and so are these PATCHes, which
  * set fields to the values given, under If-Match; a POST creates, or (a move with no `previous`)
- * places anew, so it is sent once. Only a DELETE destroys.
+ * places anew, so it is sent once. A DELETE and a PATCH are destructive (DESTRUCTIVE).
  */
 export function defineTool<
   Row extends ToolRow,
@@ -200,7 +200,11 @@ export function defineTool<
     annotations:
       access === undefined
         ? READ_HINTS
-        : { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: idempotent },
+        : {
+            readOnlyHint: false,
+            destructiveHint: DESTRUCTIVE.includes(method),
+            idempotentHint: idempotent,
+          },
     ...(approval && access && { approval: { mode: access, ...approval } }),
   }
 }
@@ -218,6 +222,14 @@ function checked<O extends z.ZodObject>(
 
 const IDEMPOTENT_CHANGES: readonly HttpMethod[] = ['PUT', 'PATCH', 'DELETE']
 
+/**
+ * The changes that may take away what the person wrote: a DELETE removes it, a PATCH overwrites
+ * or clears fields (update_task's title, notes, due). MCP's `destructiveHint: false` says "only
+ * additive": creating, submitting a sitemap again, and moving a task, which loses nothing and is
+ * undone by moving it back (docs/decisions.md, "Which changes are destructive").
+ */
+const DESTRUCTIVE: readonly HttpMethod[] = ['PATCH', 'DELETE']
+
 /** The MCP hints of every read. */
 const READ_HINTS = { readOnlyHint: true, idempotentHint: true } as const
 
@@ -226,11 +238,24 @@ export interface ApprovalPolicy<Args> {
   /** Reads what it needs from the provider to say what will change, in the person's words. */
   describe(args: Args, provider: ProviderReader): Promise<ChangeDescription>
   /**
+   * The provider reads `describe` makes before the person is asked, each at most once: what the
+   * approval costs, as docs/tools.md says it (the suite holds `describe` to it).
+   */
+  reads: readonly ApprovalRead[]
+  /**
    * For a change to an existing resource: the read (a tool of the same service, filled from the
    * same arguments) that gives it, whose etag the person saw. Where the provider does not honour
    * If-Match, it is read again just before the change is sent (src/mcp/seen-version.ts).
    */
   existing?: string
+}
+
+/** One read an approval makes before asking: the operation, and what it reads and why. */
+export interface ApprovalRead {
+  /** A read tool or a ProviderRead of the service: `get_task`, `get_task_list`. */
+  operation: string
+  /** In a reader's words: "the parent, when given, to name it". */
+  what: string
 }
 
 export interface ChangeDescription {

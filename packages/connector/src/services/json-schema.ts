@@ -31,7 +31,7 @@ function forAModel(node: Json, at: string): Json {
   if (node[BRIEF] === true) {
     if (typeof node.description !== 'string')
       throw new Error(`The schema at ${at || 'the root'} is shown in brief without a description.`)
-    return { type: 'object', description: node.description }
+    return { type: node.type ?? 'object', description: node.description }
   }
   if ('$ref' in node)
     throw new Error(`The schema at ${at} refers to ${String(node.$ref)}: show it inBrief.`)

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { SERVICES, type ServiceName } from './catalog.js'
+import { NAMED_IN_SCHEMA, SERVICES, type ServiceName } from './catalog.js'
 import { pathParamsOf, type ToolDefinition } from './definition.js'
 import { toolJsonSchema } from './json-schema.js'
 import { SERVICE_TOOLS } from './tools.js'
@@ -35,6 +35,8 @@ from the same definitions.
 - **Approval**: none for a read; for a change, the person approves each call, with its access
   mode: \`auth-token\` asks in the assistant's own interface where it can (MCP elicitation), else on
   the connector's approval page; \`per-call\` always asks on the connector's approval page.
+  **Before asking** names the provider's reads an approval makes to show the change by title:
+  what a change costs beyond its own call.
 - **View**: for hosts that render MCP Apps, the view that draws the result (a chart or ranked
   rows); other hosts read the result alone, which is the same.
 - **Inputs** are flat: path parameters, query parameters and body fields side by side. _Where_ says
@@ -53,11 +55,13 @@ export function renderToolsDoc(
 }
 
 function serviceSection(service: ServiceName, tools: readonly ToolDefinition[]): string {
-  const { title, scopes } = SERVICES[service]
+  const { title, scopes, revision } = SERVICES[service]
   const scopeList = scopes.map((s) => `\`${s.name}\` (${s.description.toLowerCase()})`)
+  const built = revision ? ` Built on the provider's interface ${revision}.` : ''
   return [
     `## ${title}`,
-    `MCP endpoint \`/${service}/mcp\`. Scopes: ${scopeList.join(', ')}.`,
+    `MCP endpoint \`/${service}/mcp\`. Scopes: ${scopeList.join(', ')}.${built}`,
+    namedByTheGrant(service),
     table(
       ['Tool', 'Title', 'Method and path', 'Scope', 'Approval'],
       tools.map((t) => [
@@ -72,6 +76,15 @@ function serviceSection(service: ServiceName, tools: readonly ToolDefinition[]):
   ].join('\n\n')
 }
 
+/** How a model finds the service's lists, sites or properties (src/mcp/grant-listing.ts). */
+function namedByTheGrant(service: ServiceName): string {
+  const { nouns, fields, listedBy, titledIn } = SERVICES[service].resource
+  const inFields = fields.map(code).join(' and ')
+  if (!listedBy)
+    return `No tool lists the ${nouns}: \`tools/list\` names the grant's own in ${inFields}, each by name and account in ${code(titledIn)} (the rest take the same numbers), the first ${NAMED_IN_SCHEMA} of a larger grant with how to name another. A call that names none, or one outside the grant, is answered with the grant's, closest first.`
+  return `For a grant narrowed to some ${nouns}, \`tools/list\` names them in ${inFields}; for a grant of every one, ${code(listedBy)} lists them.`
+}
+
 function toolSection(tool: ToolDefinition): string {
   return [
     `### ${tool.name}: ${text(tool.title)}`,
@@ -79,6 +92,7 @@ function toolSection(tool: ToolDefinition): string {
       `- Method and path: ${code(operation(tool))}`,
       `- Scope: ${code(tool.scope)}`,
       `- Approval: ${approval(tool)}`,
+      ...(tool.approval ? [`- Before asking, reads: ${approvalReads(tool)}`] : []),
       ...(tool.view
         ? [`- View: ${code(viewUri(tool.view))}, which hosts that render MCP Apps draw it with`]
         : []),
@@ -110,6 +124,22 @@ const operation = (tool: ToolDefinition) => `${tool.method} ${tool.path}`
 
 const approval = (tool: ToolDefinition) =>
   tool.approval ? `each time, ${code(tool.approval.mode)}` : 'none (read)'
+
+/**
+ * What an approval costs at the provider, beside the change itself: the reads that name what the
+ * person is asked about, and, for a change to an existing resource under a provider that does not
+ * honour If-Match, the read again just before it is sent.
+ */
+function approvalReads(tool: ToolDefinition): string {
+  const { reads, existing } = tool.approval!
+  const before = reads.length
+    ? reads.map((read) => `${code(read.operation)} (${text(read.what)})`).join('; ')
+    : 'nothing: the arguments say it all'
+  const again = existing
+    ? `; where the provider does not honour If-Match (Google), ${code(existing)} once more just before the change is sent`
+    : ''
+  return `${before}${again}.`
+}
 
 /** A JSON Schema, as far as this page reads it. */
 interface Schema {

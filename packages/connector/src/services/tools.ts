@@ -1,4 +1,5 @@
 import { ANALYTICS_TOOLS } from './analytics/index.js'
+import { listAccountSummaries } from './analytics/properties.js'
 import type { ServiceName } from './catalog.js'
 import type { ProviderRead, ToolDefinition } from './definition.js'
 import { SEARCH_TOOLS } from './search/index.js'
@@ -18,5 +19,8 @@ export const SERVICE_TOOLS: Readonly<Record<ServiceName, readonly ToolDefinition
 export const toolDefinition = (service: string | null, name: string): ToolDefinition | undefined =>
   SERVICE_TOOLS[service as ServiceName]?.find((tool) => tool.name === name)
 
-/** The provider's reads that no tool exposes, made to describe changes. */
-export const SERVICE_READS: readonly ProviderRead[] = [getTaskList]
+/**
+ * The provider's reads that no tool exposes: a task list, to describe a change; the person's
+ * analytics accounts, to offer and name a grant's properties.
+ */
+export const SERVICE_READS: readonly ProviderRead[] = [getTaskList, listAccountSummaries]

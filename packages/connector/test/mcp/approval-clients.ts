@@ -5,6 +5,7 @@ import {
   type ElicitRequest,
   type ElicitResult,
   type FetchLike,
+  type Tool,
 } from '@modelcontextprotocol/client'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -26,6 +27,8 @@ import { expect } from 'vitest'
 
 export interface Assistant {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>
+  /** The tools as `tools/list` gives them to this grant. */
+  listTools(): Promise<Tool[]>
   /** The JSON bodies of the tool calls sent, in order (a 2026 retry is a call of its own). */
   sent: Record<string, any>[]
   /** The `Mcp-Session-Id` its latest call was sent with (2025-11-25), if any. */
@@ -116,6 +119,7 @@ function assistant(
   sent: SentCall[],
   client: {
     callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>
+    listTools(): Promise<{ tools: unknown[] }>
     close(): Promise<void>
   },
 ): Assistant {
@@ -128,6 +132,7 @@ function assistant(
     },
     call: async (name, args) =>
       (await client.callTool({ name, arguments: args })) as CallToolResult,
+    listTools: async () => (await client.listTools()).tools as Tool[],
     resend: (body) => resend(resource, token, sent, body),
     close: () => client.close(),
   }

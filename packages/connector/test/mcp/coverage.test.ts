@@ -145,12 +145,13 @@ describe.each(ERAS)('a grant of chosen ones, protocol %s', (era) => {
     await p.assistant.close()
   })
 
-  it('analytics: list_properties shows the chosen property only; every tool on another is refused', async () => {
+  it('analytics: the tools name the chosen property only; every tool on another is refused', async () => {
     const p = await connected('analytics', ({ properties }) => [`properties/${properties[0]}`], era)
     const [mine, theirs] = p.properties as [string, string]
-    const listed = await p.assistant.call('list_properties', {})
-    const accounts = (listed.structuredContent as any).accounts as any[]
-    expect(accounts.flatMap((a) => a.properties.map((q: any) => q.propertiesId))).toEqual([mine])
+    for (const tool of await p.assistant.listTools()) {
+      const field = tool.inputSchema.properties!.propertiesId as any
+      expect((field.oneOf ?? []).map((o: any) => o.const).concat(field.enum ?? [])).toEqual([mine])
+    }
     const week = [{ startDate: '7daysAgo', endDate: 'yesterday' }]
     const metrics = [{ name: 'sessions' }]
     expect(
@@ -226,7 +227,7 @@ describe('every one, or the ones chosen, as the person adds more', () => {
     await Promise.all([everyOne.assistant.close(), chosen.assistant.close()])
   })
 
-  it('two hundred properties ticked: the choice (over 4 KiB) is read whole, and list_properties shows them all', async () => {
+  it('two hundred properties ticked: the choice (over 4 KiB) is read whole, and the tools name them', async () => {
     const user = `coverage-many-${++people}`
     for (let i = 1; i <= 200; i++)
       await suite.sandboxRequest('POST', `/_sandbox/users/${user}/properties`, {
@@ -239,10 +240,17 @@ describe('every one, or the ones chosen, as the person adds more', () => {
     person.covers = ticked
     const { tokens } = await suite.connect({ person, service: 'analytics' })
     const assistant = await assistantV2(suite.resource('analytics'), tokens.access_token, undefined)
-    const listed = await assistant.call('list_properties', {})
-    const accounts = (listed.structuredContent as any).accounts as any[]
-    expect(accounts.map((a) => a.displayName)).toEqual(['Client Ltd'])
-    expect(accounts[0].properties).toHaveLength(200)
+    const report = (await assistant.listTools()).find((tool) => tool.name === 'run_report')!
+    const field = report.inputSchema.properties!.propertiesId as any
+    expect(field.description).toMatch(/only its 200 properties, 200 in all: the first 50/)
+    expect(field.anyOf[0].oneOf[0]).toEqual({
+      const: ticked[0]!.slice('properties/'.length),
+      title: 'shop1.client.example (Client Ltd)',
+    })
+    // Past the first 50, one of them is used all the same.
+    const last = ticked.at(-1)!.slice('properties/'.length)
+    const used = await assistant.call('get_metadata', { propertiesId: last })
+    expect(used.isError ?? false, textOf(used)).toBe(false)
     await assistant.close()
   })
 })

@@ -38,7 +38,10 @@ describe.each(ERAS)('the task tools, protocol %s', (era) => {
         expect(tool._meta).toEqual({ 'countersign/scope': 'tasks.readonly' })
       } else {
         expect(tool.annotations).toMatchObject({ readOnlyHint: false })
-        expect(tool.annotations?.destructiveHint).toBe(tool.name === 'delete_task')
+        // A delete removes, an update overwrites and clears: neither is only additive.
+        expect(tool.annotations?.destructiveHint).toBe(
+          tool.name === 'delete_task' || tool.name === 'update_task',
+        )
         expect(tool._meta).toEqual({
           'countersign/scope': 'tasks',
           'countersign/accessMode': tool.name === 'delete_task' ? 'per-call' : 'auth-token',

@@ -28,7 +28,7 @@ const change = (row: (typeof TABLE)['make']) =>
     input: { thing: z.string().optional(), name: z.string().optional() },
     query: [],
     output,
-    approval: { describe: describeChange },
+    approval: { describe: describeChange, reads: [] },
   })
 
 const look = defineTool(TABLE.look, {
@@ -63,7 +63,7 @@ describe('a definition from its row of the tool table', () => {
   it.each([
     ['make', false, false],
     ['put', true, false],
-    ['patch', true, false],
+    ['patch', true, true],
     ['remove', true, true],
   ] as const)('a change by %s: idempotent %s, destructive %s', (name, idempotent, destructive) => {
     const tool = change(TABLE[name])

@@ -6,7 +6,8 @@ import { admittedBy, character, type Given, type JsonSchema } from './schema-val
  * sites as the provider gives them (their descriptions say "from list_tasks", "exactly as
  * list_sites gives it"), mostly, and anything the schema admits in their place now and then; and
  * the pieces shown in brief, from what their descriptions say: a GA4 FilterExpression within the
- * bounds stated, run_report's fields for each request of run_reports.
+ * bounds stated, run_report's fields for each request of run_reports and its orderBys for
+ * run_realtime_report's.
  */
 
 /** Sites as list_sites gives them (the sandbox's people's too); pages under them. */
@@ -46,6 +47,9 @@ export function givenValues(runReport: JsonSchema, first: Given = () => undefine
     if (at === 'siteUrl') return mostly(fc.constantFrom(...SITES), schema)
     if (URL_FIELDS.includes(at)) return mostly(pageOnASite, schema)
     if (at.endsWith('dimensionFilter')) return filterExpression
+    // Shown in brief where run_report shows it whole (run_realtime_report's orderBys).
+    if (at === 'orderBys' && schema.type === 'array' && !schema.items)
+      return admittedBy(runReport.properties!.orderBys!, given, at)
     if (at.endsWith('metricFilter'))
       return fc.oneof({ weight: 3, arbitrary: metricExpression }, filterExpression)
     if (at === 'requests[]')

@@ -10,6 +10,9 @@ import {
   definitionsRead,
   METADATA_PEOPLE,
   MODEL_BUDGET,
+  PROPERTY_GRANT_BUDGET,
+  PROPERTY_GRANTS,
+  propertyGrantRead,
   rowPage,
   rowRatio,
   type Assets,
@@ -28,8 +31,9 @@ import { SERVICE_TOOLS } from '../../src/services/tools.js'
 
 const suite = connectorForSuite()
 
-async function connected(service: ServiceName, user: string = STANDARD_PERSON) {
+async function connected(service: ServiceName, user: string = STANDARD_PERSON, covers?: string[]) {
   const person = suite.person(user)
+  if (covers) person.covers = covers
   const { tokens } = await suite.connect({ service, person })
   const { client } = await mcpClientWithToken(
     suite.resource(service),
@@ -68,6 +72,28 @@ describe('what a model reads, within its budget', () => {
     }
     expect(all).toBeLessThanOrEqual(MODEL_BUDGET.allDefinitions)
   })
+
+  it.each(PROPERTY_GRANTS)(
+    'an analytics grant of $name: its properties named within budget, and the one the person names found without asking them',
+    async (grant) => {
+      const read = await propertyGrantRead(
+        grant,
+        `budget-grant-${grant.name}`,
+        async (user, displayName, account) => {
+          const added = await suite.sandboxRequest('POST', `/_sandbox/users/${user}/properties`, {
+            json: { displayName, account },
+          })
+          return added.body.propertiesId as string
+        },
+        async (user, covers) => (await connected('analytics', user, covers)).client,
+      )
+      expect(read.found).toBe(true)
+      // Named in the schema, it takes no call; past the first page, one refusal names it.
+      expect(read.calls).toBe(grant.properties <= 50 ? 0 : 1)
+      const budget = PROPERTY_GRANT_BUDGET[grant.name]
+      if (budget !== undefined) expect(read.tokens).toBeLessThanOrEqual(budget)
+    },
+  )
 
   it('"my top queries and pages last month": one page that fits, and the way to the next', async () => {
     const { client, call } = await connected('search')

@@ -30,7 +30,10 @@ const admitted = (definition: ToolDefinition, first?: Given) =>
   admittedBy(published(definition), givenValues(published(tool('run_report')), first))
 
 /** What the listing shows a model of a tool, and of the tool whose fields it takes. */
-const TAKES_FIELDS_OF: Record<string, string> = { run_reports: 'run_report' }
+const TAKES_FIELDS_OF: Record<string, string> = {
+  run_reports: 'run_report',
+  run_realtime_report: 'run_report',
+}
 const listing = (definition: ToolDefinition): string => {
   const own = JSON.stringify({ description: definition.description, input: published(definition) })
   const other = TAKES_FIELDS_OF[definition.name]

@@ -81,11 +81,14 @@ export function providerReader(
   sandbox: Sandbox,
   token: string,
   service: ServiceName = 'tasks',
-): ProviderReader & { calls: string[] } {
+): ProviderReader & { calls: string[]; operations: string[] } {
   const calls: string[] = []
+  const operations: string[] = []
   return {
     calls,
+    operations,
     async get(operation, pathParams) {
+      operations.push(operation)
       const { path } = GENERIC_PROFILE.operations[operation]!
       const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
         const value = pathParams[name]

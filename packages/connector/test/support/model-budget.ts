@@ -117,3 +117,78 @@ export function rowPage(service: 'search' | 'analytics', { sites, properties }: 
 /** Tokens of the tool's structured result over tokens of the provider's JSON of the same page. */
 export const rowRatio = (structured: unknown, providerAnswer: unknown) =>
   tokensOf(structured) / tokensOf(providerAnswer)
+
+/**
+ * The sizes of analytics grant whose definitions are measured: a grant of 1, 10 and 50 chosen
+ * properties, and of every property on an account of 200.
+ */
+export const PROPERTY_GRANTS = [
+  { name: '1', properties: 1, chosen: true },
+  { name: '10', properties: 10, chosen: true },
+  { name: '50', properties: 50, chosen: true },
+  { name: 'all_of_200', properties: 200, chosen: false },
+] as const
+
+/** The budget of each, in tokens of the analytics definitions (none for every one of 200). */
+export const PROPERTY_GRANT_BUDGET: Partial<Record<string, number>> = { '10': 4000, '50': 6000 }
+
+export type PropertyGrant = (typeof PROPERTY_GRANTS)[number]
+
+/**
+ * One grant of PROPERTY_GRANTS as a model meets it: a new person `user` with that many
+ * properties of one account (added through the sandbox's control API by `addProperty`), connected
+ * by `connect` with a grant of them all or of every one. What the model reads of the tools, and
+ * whether it finds the last property by the name the person gives it, and in how many calls.
+ */
+export async function propertyGrantRead(
+  grant: PropertyGrant,
+  user: string,
+  addProperty: (user: string, displayName: string, account: string) => Promise<string>,
+  connect: (user: string, covers: string[] | undefined) => Promise<Client>,
+) {
+  const ids: string[] = []
+  for (let i = 1; i <= grant.properties; i++)
+    ids.push(await addProperty(user, `Client site ${i}`, 'Agency'))
+  const client = await connect(user, grant.chosen ? ids.map((id) => `properties/${id}`) : undefined)
+  try {
+    const { tokens } = await definitionsRead(client)
+    const found = await findProperty(client, `Client site ${grant.properties}`)
+    return { tokens, found: found.propertiesId === ids.at(-1), calls: found.calls }
+  } finally {
+    await client.close()
+  }
+}
+
+/** A property option as a tool's schema names it: its number, and its name and account. */
+interface PropertyOption {
+  const: string
+  title?: string
+}
+
+/**
+ * How a model finds the property a person names, reading only what a model reads: the tools'
+ * definitions (propertiesId's options), then, for one they do not name, the words of a refusal
+ * to a call that gives the name instead of a number. The number, and the calls it took.
+ */
+export async function findProperty(
+  client: Client,
+  words: string,
+): Promise<{ propertiesId: string; calls: number }> {
+  const { tools } = await client.listTools()
+  const field = tools.find((tool) => tool.name === 'run_report')!.inputSchema.properties!
+    .propertiesId as { oneOf?: PropertyOption[]; anyOf?: { oneOf?: PropertyOption[] }[] }
+  const options = field.oneOf ?? field.anyOf?.[0]?.oneOf ?? []
+  const wanted = words.toLowerCase()
+  const named = options.find((option) => option.title?.toLowerCase().includes(wanted))
+  if (named) return { propertiesId: named.const, calls: 0 }
+  const refused = await client.callTool({
+    name: 'get_metadata',
+    arguments: { propertiesId: words },
+  })
+  const text = (refused.content as { type: string; text?: string }[])
+    .map((part) => part.text ?? '')
+    .join('\n')
+  for (const [, title, number] of text.matchAll(/"([^"]+)": (\d+)/g))
+    if (title!.toLowerCase().includes(wanted)) return { propertiesId: number!, calls: 1 }
+  throw new Error(`No property named "${words}" in what the model reads: ${text.slice(0, 300)}`)
+}

@@ -147,6 +147,7 @@ export function upstreamEnvironment(upstream: UpstreamConfig): Record<string, st
     UPSTREAM_TASKS_URL: upstream.apiBase.tasks,
     UPSTREAM_SEARCH_URL: upstream.apiBase.search,
     UPSTREAM_ANALYTICS_URL: upstream.apiBase.analytics,
+    UPSTREAM_ANALYTICS_ADMIN_URL: upstream.apiBase.analyticsAdmin,
   }
 }
 

@@ -67,8 +67,11 @@ export { keptAlive, next, upload, type Upload, type UploadAnswer } from './uploa
 export {
   METADATA_PEOPLE,
   STANDARD_PERSON,
+  PROPERTY_GRANTS,
   defaultQuestions,
   definitionsRead,
+  findProperty,
+  propertyGrantRead,
   rowPage,
   rowRatio,
   tokensOf,

@@ -52,7 +52,7 @@ export const propertiesId = () =>
     })
     .meta({ pattern: '^[1-9][0-9]{0,17}$' })
     .describe(
-      'The analytics property, by number, such as "123456789" (not "properties/123456789"): list_properties gives each property’s, by name.',
+      'The analytics property, by number, such as "123456789" (not "properties/123456789").',
     )
 
 const API_NAME = /^[A-Za-z][A-Za-z0-9_]*(:[A-Za-z0-9_]+)?$/

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../definition.js'
 import { inBrief } from '../json-schema.js'
-import { emptyIsNone, flag, objectError, pageToken } from '../inputs.js'
+import { emptyIsNone, flag, objectError } from '../inputs.js'
 import { filtersOf } from './filters.js'
 import {
   checkReport,
@@ -31,17 +31,16 @@ import {
 import { metadataTable, metadataTableOf } from './metadata-table.js'
 import { checkFixedNames, checkNames } from './names.js'
 import { realtimeTable, reportTable, reportTableOf, reportTables } from './report-table.js'
-import { accountSummaries, narrowSummaries, propertyList, propertyListOf } from './properties.js'
 import { metadata, realtimeReport, report, reports } from './resources.js'
 import { ANALYTICS_TABLE } from './table.js'
 
 /**
  * The web-analytics service's tools, each from its row of its table (ANALYTICS_TABLE): all
- * reads. list_properties lists the person's properties (the Admin API's account summaries); the
- * others' inputs and answers are those of the analytics Data API's metadata, runRealtimeReport,
- * runReport and batchRunReports, flat: propertiesId beside the body's fields (get_metadata's
- * filters, which that API does not take, are the connector's own). Names are checked against the
- * property before a report is run.
+ * reads, whose inputs and answers are those of the analytics Data API's metadata,
+ * runRealtimeReport, runReport and batchRunReports, flat: propertiesId beside the body's fields
+ * (get_metadata's filters, which that API does not take, are the connector's own). Names are
+ * checked against the property before a report is run. Which properties propertiesId may name,
+ * the grant's own, is told in each tool's listed schema (src/mcp/grant-listing.ts).
  */
 
 const TABLE =
@@ -54,7 +53,7 @@ const PAGING = `${LIMITS.defaultRows} rows by default (limit, up to ${LIMITS.row
 const DELAY =
   'Data for today and yesterday may still be incomplete: processing takes up to a day or two.'
 const PROPERTY =
-  'propertiesId is the property’s number: find it by name with list_properties rather than asking the person.'
+  'propertiesId: its schema names the properties this connection may use; pick the one the person names rather than asking them.'
 const USERS_ONCE =
   'Users and sessions split by an event dimension (pagePath, eventName) count a user once per row, so rows add up to more than the whole: metricAggregations ["TOTAL"] gives the true total.'
 
@@ -81,31 +80,6 @@ const reportFields = () => ({
   returnPropertyQuota: flag('returnPropertyQuota')
     .optional()
     .describe('Also return the property’s remaining API quota.'),
-})
-
-export const listProperties = defineTool(ANALYTICS_TABLE.list_properties, {
-  title: 'List the person’s analytics properties',
-  description: [
-    'List the person’s Google Analytics accounts and the properties this connection may use, each with its display name (usually the site or app) and its propertiesId, which the other tools take.',
-    'Call it first to find the property the person means by name.',
-    'Accounts come 50 at a time unless pageSize says otherwise (up to 200); with nextPageToken, call again with it as pageToken.',
-  ].join(' '),
-  input: {
-    pageSize: z
-      .number({ error: 'pageSize must be a whole number from 1 to 200' })
-      .int({ error: 'pageSize must be a whole number from 1 to 200' })
-      .min(1, { error: 'pageSize must be at least 1' })
-      .max(200, { error: 'pageSize must be at most 200' })
-      .optional()
-      .describe('Accounts per page, 1 to 200 (default 50).'),
-    pageToken: pageToken()
-      .optional()
-      .describe('The nextPageToken of the previous page; omit for the first page.'),
-  },
-  query: ['pageSize', 'pageToken'],
-  output: propertyList,
-  answer: { schema: accountSummaries, present: (answer) => propertyListOf(answer) },
-  narrow: narrowSummaries,
 })
 
 export const getMetadata = defineTool(ANALYTICS_TABLE.get_metadata, {
@@ -158,8 +132,7 @@ const REALTIME_NAMES = {
  * with its own dimensions, limit and minuteRanges; in this order, which is its JSON Schema's.
  */
 function realtimeFields() {
-  const { metrics, metricFilter, metricAggregations, orderBys, returnPropertyQuota } =
-    reportFields()
+  const { metrics, metricAggregations, returnPropertyQuota } = reportFields()
   return {
     propertiesId: propertiesId(),
     dimensions: emptyIsNone(dimensions()).describe(
@@ -167,10 +140,19 @@ function realtimeFields() {
     ),
     metrics,
     dimensionFilter: emptyIsNone(realtimeDimensionFilter()),
-    metricFilter,
+    // Shown in brief, as run_report's: the model reads the whole shape there once.
+    metricFilter: emptyIsNone(
+      inBrief(metricFilter()).describe(
+        'Keep only rows whose metrics pass, as run_report’s metricFilter, such as {"filter": {"fieldName": "activeUsers", "numericFilter": {"operation": "GREATER_THAN", "value": {"int64Value": 10}}}}.',
+      ),
+    ),
     limit: limit().default(LIMITS.defaultRows).describe('At most this many rows, 1 to 250,000.'),
     metricAggregations,
-    orderBys,
+    orderBys: emptyIsNone(
+      inBrief(orderBys()).describe(
+        'How to sort the rows, as run_report’s orderBys, such as [{"metric": {"metricName": "activeUsers"}, "desc": true}].',
+      ),
+    ),
     minuteRanges: emptyIsNone(minuteRanges()),
     returnPropertyQuota,
   }

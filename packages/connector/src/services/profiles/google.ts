@@ -52,7 +52,7 @@ export const GOOGLE_OPERATIONS: Readonly<Record<string, Operation>> = {
   ),
 
   // Analytics Admin, under https://analyticsadmin.googleapis.com/v1beta
-  list_properties: op('GET', '/accountSummaries', 'accountSummaries.list', 'analyticsAdmin'),
+  list_account_summaries: op('GET', '/accountSummaries', 'accountSummaries.list', 'analyticsAdmin'),
 
   // Analytics Data, under https://analyticsdata.googleapis.com/v1beta
   get_metadata: op('GET', '/properties/{propertiesId}/metadata', 'properties.getMetadata'),

@@ -141,8 +141,8 @@ export const searchAnalyticsAnswer = z.looseObject({
 })
 
 /**
- * submit_sitemap: the provider answers 204 without a body. The result is what was submitted,
- * from the call's own arguments: nothing the provider did not say.
+ * submit_sitemap: the provider answers without a body (200; Google's API 204). The result is
+ * what was submitted, from the call's own arguments: nothing the provider did not say.
  */
 export const submittedSitemap = z
   .strictObject({

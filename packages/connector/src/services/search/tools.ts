@@ -233,7 +233,16 @@ export const submitSitemap = defineTool(SEARCH_TABLE.submit_sitemap, {
   check: onSiteCheck('feedpath'),
   query: [],
   output: submittedSitemap,
-  // The provider answers 204 without a body: the result names what was submitted.
+  // The provider answers without a body (200; Google 204): the result names what was submitted.
   answerWithoutBody: ({ siteUrl, feedpath }) => ({ siteUrl, feedpath, submitted: true }),
-  approval: { describe: describeSubmitSitemap },
+  approval: {
+    describe: describeSubmitSitemap,
+    reads: [
+      { operation: 'get_site', what: 'the site, which also confirms it is the person’s' },
+      {
+        operation: 'list_sitemaps',
+        what: 'its sitemaps, to say whether this one was submitted before',
+      },
+    ],
+  },
 })

@@ -78,7 +78,14 @@ export const createTask = defineTool(TASK_TABLE.create_task, {
   },
   query: ['parent', 'previous'],
   output: task,
-  approval: { describe: describeCreateTask },
+  approval: {
+    describe: describeCreateTask,
+    reads: [
+      { operation: 'get_task_list', what: 'the list, to name it' },
+      { operation: 'get_task', what: 'the parent, when given, to name it' },
+      { operation: 'get_task', what: 'the previous task, when given, to name it' },
+    ],
+  },
 })
 
 export const createTaskList = defineTool(TASK_TABLE.create_task_list, {
@@ -93,7 +100,7 @@ export const createTaskList = defineTool(TASK_TABLE.create_task_list, {
   },
   query: [],
   output: taskList,
-  approval: { describe: describeCreateTaskList },
+  approval: { describe: describeCreateTaskList, reads: [] },
   made: (answer) => String(answer.id),
 })
 
@@ -111,7 +118,14 @@ export const deleteTask = defineTool(TASK_TABLE.delete_task, {
   output: deletedTask,
   // The provider answers 204: the result names what went.
   answerWithoutBody: ({ tasklist, task }) => ({ deleted: true, tasklist, task }),
-  approval: { describe: describeDeleteTask, existing: 'get_task' },
+  approval: {
+    describe: describeDeleteTask,
+    existing: 'get_task',
+    reads: [
+      { operation: 'get_task_list', what: 'the list, to name it' },
+      { operation: 'get_task', what: 'the task: its title, due day and status, and its etag' },
+    ],
+  },
 })
 
 export const getTask = defineTool(TASK_TABLE.get_task, {
@@ -231,7 +245,21 @@ export const moveTask = defineTool(TASK_TABLE.move_task, {
   },
   query: ['destinationTasklist', 'previous', 'parent'],
   output: task,
-  approval: { describe: describeMoveTask, existing: 'get_task' },
+  approval: {
+    describe: describeMoveTask,
+    existing: 'get_task',
+    reads: [
+      { operation: 'get_task_list', what: 'the list, to name it' },
+      { operation: 'get_task', what: 'the task: its title and place, and its etag' },
+      { operation: 'get_task_list', what: 'the destination list, when given, to name it' },
+      { operation: 'get_task', what: 'the new parent, when given, to name it' },
+      { operation: 'get_task', what: 'the new previous task, when given, to name it' },
+      {
+        operation: 'get_task',
+        what: 'the task’s parent now, when it has one, to say where it was',
+      },
+    ],
+  },
 })
 
 const CHANGES = ['title', 'notes', 'status', 'due', 'completed', 'deleted'] as const
@@ -277,5 +305,12 @@ export const updateTask = defineTool(TASK_TABLE.update_task, {
   checkInSchema: { minProperties: 3 },
   query: [],
   output: task,
-  approval: { describe: describeUpdateTask, existing: 'get_task' },
+  approval: {
+    describe: describeUpdateTask,
+    existing: 'get_task',
+    reads: [
+      { operation: 'get_task_list', what: 'the list, to name it' },
+      { operation: 'get_task', what: 'the task: each field before the change, and its etag' },
+    ],
+  },
 })

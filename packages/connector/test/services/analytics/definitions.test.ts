@@ -4,7 +4,7 @@ import { pathParamsOf } from '../../../src/services/definition.js'
 import { toolJsonSchema } from '../../../src/services/json-schema.js'
 import { SERVICE_TOOLS } from '../../../src/services/tools.js'
 
-/** The tool table for the web-analytics service, in its order, after list_properties. */
+/** The tool table for the web-analytics service, in its order. */
 const SEED = [
   ['get_metadata', 'GET', '/properties/{propertiesId}/metadata'],
   ['run_realtime_report', 'POST', '/properties/{propertiesId}/realtime-report'],
@@ -57,11 +57,10 @@ const byName = (name: string) => ANALYTICS_TOOLS.find((tool) => tool.name === na
 const inputSchema = (name: string) => toolJsonSchema(byName(name).input, 'input') as any
 
 describe('analytics tool definitions', () => {
-  it('are list_properties (the Admin API’s account summaries), then exactly the provider’s four tools, in its order, with its methods and paths, registered', () => {
-    expect(ANALYTICS_TOOLS.map((t) => [t.name, t.method, t.path])).toEqual([
-      ['list_properties', 'GET', '/accountSummaries'],
-      ...SEED.map((row) => [...row]),
-    ])
+  it('are exactly the provider’s four tools, in its order, with its methods and paths, registered', () => {
+    expect(ANALYTICS_TOOLS.map((t) => [t.name, t.method, t.path])).toEqual(
+      SEED.map((row) => [...row]),
+    )
     expect(SERVICE_TOOLS.analytics).toBe(ANALYTICS_TOOLS)
     for (const tool of ANALYTICS_TOOLS) expect(tool.service).toBe('analytics')
   })

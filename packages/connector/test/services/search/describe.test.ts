@@ -50,6 +50,10 @@ describe('describe(submit_sitemap): the sitemap and the site in the person’s w
       `/sites/${encodeURIComponent(prefix)}`,
       `/sites/${encodeURIComponent(prefix)}/sitemaps`,
     ])
+    // What the approval costs: the reads the tool declares, each once.
+    expect([...reader.operations].sort()).toEqual(
+      submit.approval!.reads.map((read) => read.operation).sort(),
+    )
   })
 
   it('a sitemap submitted before: says when, in the person’s time words', async () => {
@@ -92,12 +96,12 @@ describe('describe(submit_sitemap): the sitemap and the site in the person’s w
     ).rejects.toThrow(/403/)
   })
 
-  it('then the submission itself: 204, and the answer the tool gives stands for it', async () => {
+  it('then the submission itself: 200 without a body, and the answer the tool gives stands for it', async () => {
     const { ask, token, prefix } = await person()
     const args = { siteUrl: prefix, feedpath: `${prefix}approved.xml` }
     await ask(args)
     const res = await callTool(sandbox, token, submit, args)
-    expect(res.status).toBe(204)
+    expect(res.status).toBe(200)
     expect(submit.output.parse(submit.answerWithoutBody!(submit.input.parse(args)))).toEqual({
       ...args,
       submitted: true,

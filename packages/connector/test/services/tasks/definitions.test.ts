@@ -86,7 +86,10 @@ describe('task tool definitions', () => {
       expect(tool.approval?.mode).toBe(mode)
       const read = mode === undefined
       expect(tool.annotations.readOnlyHint).toBe(read)
-      expect(tool.annotations.destructiveHint ?? false).toBe(name === 'delete_task')
+      // update_task overwrites and clears what the person wrote: not only additive.
+      expect(tool.annotations.destructiveHint ?? false).toBe(
+        name === 'delete_task' || name === 'update_task',
+      )
       const idempotent = read || name === 'update_task' || name === 'delete_task'
       expect(tool.idempotent).toBe(idempotent)
       expect(tool.annotations.idempotentHint).toBe(idempotent)

@@ -286,3 +286,46 @@ describe('wording', () => {
     expect(quoted('😀'.repeat(100))).toBe(`"${'😀'.repeat(79)}…"`)
   })
 })
+
+describe('what an approval costs: the reads each change declares, and no others', () => {
+  const declared = (name: string) =>
+    tool(name)
+      .approval!.reads.map((r) => r.operation)
+      .sort()
+
+  it('with every optional argument given, each change reads exactly what it declares', async () => {
+    const { ask, list, add, user } = await newUser()
+    const home = await list('Home')
+    const away = await list('Away')
+    const parent = await add(home, 'Parent')
+    const child = await add(home, 'Child', { parent: parent.id })
+    const target = await add(away, 'Target')
+    const sibling = await add(away, 'Sibling', { parent: target.id })
+    const cases: [string, Record<string, unknown>][] = [
+      ['create_task_list', { title: 'New' }],
+      ['create_task', { tasklist: home, title: 'T', parent: parent.id, previous: child.id }],
+      ['update_task', { tasklist: home, task: child.id, title: 'Renamed' }],
+      [
+        'move_task',
+        {
+          tasklist: home,
+          task: child.id,
+          destinationTasklist: away,
+          parent: target.id,
+          previous: sibling.id,
+        },
+      ],
+      ['delete_task', { tasklist: home, task: child.id }],
+    ]
+    expect(cases.map(([name]) => name).sort()).toEqual(
+      TASK_TOOLS.filter((t) => t.approval)
+        .map((t) => t.name)
+        .sort(),
+    )
+    for (const [name, args] of cases) {
+      const reader = providerReader(sandbox, await sandbox.token(user, ['tasks']))
+      await ask(name, args, reader)
+      expect(reader.operations.sort(), name).toEqual(declared(name))
+    }
+  })
+})

@@ -404,7 +404,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         ['webmasters.readonly'],
       ],
       sites: ['search', 'list_sites', () => ({}), ['webmasters.readonly']],
-      admin: ['analytics', 'list_properties', () => ({}), ['analytics.readonly']],
+      admin: ['analytics', 'list_account_summaries', () => ({}), ['analytics.readonly']],
     }
     const minute = (metric: string) => new RegExp(`^Quota exceeded .*'${metric} per minute`)
     const day = (metric: string) => new RegExp(`^Quota exceeded .*'${metric} per day`)

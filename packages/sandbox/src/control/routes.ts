@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ensureUser, userName } from '../account/users.js'
 import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
+import { apisChange } from '../core/enabled-apis.js'
 import { faultSpec } from '../core/faults.js'
 import { quotaChange } from '../core/quota-limits.js'
 import type { SandboxEnv } from '../core/state.js'
@@ -76,8 +77,15 @@ export function controlRoutes() {
 
   control.get('/quotas', (c) => c.json(c.var.sandbox.limits.current))
 
+  control.post('/apis', async (c) => {
+    const change = parseOrInvalid(apisChange, await readJsonObject(c))
+    return c.json(c.var.sandbox.apis.set(change))
+  })
+
+  control.get('/apis', (c) => c.json(c.var.sandbox.apis.current))
+
   control.post('/reset', async (c) => {
-    const { db, faults, requests, limits, quotas, requestQuotas } = c.var.sandbox
+    const { db, faults, requests, limits, quotas, requestQuotas, apis } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
       for (const table of [
         'tasks',
@@ -101,6 +109,7 @@ export function controlRoutes() {
     limits.reset()
     quotas.clear()
     requestQuotas.clear()
+    apis.reset()
     return c.json({ reset: true })
   })
 

@@ -1,23 +1,16 @@
 import type { MiddlewareHandler } from 'hono'
+import { googleApiOf } from '../core/enabled-apis.js'
 import type { SandboxEnv } from '../core/state.js'
 import { errorForStatus, rateLimited, usageLimit } from '../http/errors.js'
 import { rawPath } from '../http/raw-path.js'
 
 const isControl = (path: string) => path === '/healthz' || path.startsWith('/_sandbox/')
 
-/** The Google service a path of either dialect belongs to, as its errors name it. */
-function googleServiceOf(path: string): string {
-  if (path.startsWith('/tasks/')) return 'tasks.googleapis.com'
-  if (/^\/(search|webmasters|v1\/urlInspection)\//.test(path)) return 'searchconsole.googleapis.com'
-  if (/^\/(analytics\/v1|v1beta)\/accountSummaries(\/|$)/.test(path))
-    return 'analyticsadmin.googleapis.com'
-  return 'analyticsdata.googleapis.com'
-}
-
 /**
  * The control API's hold on every provider request, at either origin: applies queued faults,
- * and records the request with the status it got and the dialect that received it. An injected
- * error is thrown, so each origin answers it in its own error shape.
+ * answers a call to an API the control API disabled, and records the request with the status it
+ * got and the dialect that received it. An injected error is thrown, so each origin answers it in
+ * its own error shape.
  */
 export const faultsAndRequestLog: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   const path = rawPath(c.req.url)
@@ -35,13 +28,18 @@ export const faultsAndRequestLog: MiddlewareHandler<SandboxEnv> = async (c, next
   }
   if (fault?.status) {
     const error = fault.reason
-      ? usageLimit(fault.reason, fault.status, googleServiceOf(path))
+      ? usageLimit(fault.reason, fault.status, googleApiOf(path) ?? 'analyticsdata.googleapis.com')
       : fault.status === 429
         ? rateLimited('Rate limit exceeded (injected fault).', fault.retryAfter ?? 1)
         : errorForStatus(fault.status, `Injected fault: ${fault.status}.`)
     if (fault.retryAfter !== undefined) error.headers['Retry-After'] = String(fault.retryAfter)
     record(fault.status)
     throw error
+  }
+  const api = googleApiOf(path)
+  if (c.req.header('authorization') && c.var.sandbox.apis.isDisabled(api)) {
+    record(403)
+    throw usageLimit('accessNotConfigured', 403, api)
   }
   await next()
   if (fault?.reset === 'after') {

@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { SandboxDb } from '../db/open.js'
 import type { SandboxConfig } from './config.js'
 import type { Dialect } from './dialect.js'
+import type { EnabledApis } from './enabled-apis.js'
 import type { FaultBook } from './faults.js'
 import type { PropertyQuotas } from './property-quotas.js'
 import type { QuotaLimits } from './quota-limits.js'
@@ -23,6 +24,8 @@ export interface SandboxState {
   quotas: PropertyQuotas
   /** The requests counted against Google's quotas per minute and per day (request-quotas.ts). */
   requestQuotas: RequestQuotas
+  /** Google's four APIs, each enabled or not in the caller's project (`POST /_sandbox/apis`). */
+  apis: EnabledApis
 }
 
 /** What a handler's context holds: the state, and the dialect of the origin that answers. */

@@ -10,6 +10,7 @@ import {
   type SandboxConfig,
 } from '../core/config.js'
 import { genericDialect } from '../core/dialect.js'
+import { EnabledApis } from '../core/enabled-apis.js'
 import { FaultBook } from '../core/faults.js'
 import { PropertyQuotas } from '../core/property-quotas.js'
 import { QuotaLimits } from '../core/quota-limits.js'
@@ -73,6 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     limits,
     quotas: new PropertyQuotas(limits),
     requestQuotas: new RequestQuotas(limits),
+    apis: new EnabledApis(),
   }
   const servers: ServerType[] = []
   try {

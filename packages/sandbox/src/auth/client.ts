@@ -1,11 +1,13 @@
 import type { Context } from 'hono'
 
 /*
- * Clients. The sandbox is a development provider: there is no client registration. Any
- * client_id is accepted and names the app on the person's connections page. A client secret,
- * if one is presented (HTTP Basic or client_secret in the body), is accepted and NOT checked,
- * so a connector configured for a real provider's confidential client works here unchanged.
- * What protects a code is PKCE (S256, required) and the exact redirect_uri match.
+ * Clients. The sandbox is a development provider: until the control API registers a client
+ * (`POST /_sandbox/clients`), any client_id is accepted and names the app on the person's
+ * connections page, and a client secret, if one is presented (HTTP Basic or client_secret in the
+ * body), is accepted and NOT checked, so a connector configured for a real provider's
+ * confidential client works here unchanged. What protects a code is PKCE (S256, required) and the
+ * exact redirect_uri match. Once one is registered, the token and revocation endpoints answer as
+ * a real provider does: an unknown client or a wrong secret is `invalid_client`.
  */
 
 const MAX_CLIENT_ID = 200
@@ -52,17 +54,19 @@ export function withParams(uri: string, params: Record<string, string | undefine
 }
 
 type ClientIdentity =
-  | { ok: true; clientId: string | undefined }
+  | { ok: true; clientId: string | undefined; secret: string | undefined }
   | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string }
 
 /**
- * The client_id of a token or revocation request: from HTTP Basic (RFC 6749 §2.3.1, each part
- * form-encoded) or from the body. Only one way may be used; the secret is not checked.
+ * The client_id and secret of a token or revocation request: from HTTP Basic (RFC 6749 §2.3.1,
+ * each part form-encoded) or from the body. Only one way may be used. The secret is checked only
+ * for a client registered through the control API (core/registered-clients.ts).
  */
 export function clientIdentity(c: Context, form: URLSearchParams): ClientIdentity {
   const header = c.req.header('authorization')
   const bodyId = form.get('client_id') ?? undefined
-  if (header === undefined || !/^basic(\s|$)/i.test(header)) return { ok: true, clientId: bodyId }
+  if (header === undefined || !/^basic(\s|$)/i.test(header))
+    return { ok: true, clientId: bodyId, secret: form.get('client_secret') ?? undefined }
   const basic = parseBasic(header)
   if (!basic) {
     return {
@@ -87,18 +91,20 @@ export function clientIdentity(c: Context, form: URLSearchParams): ClientIdentit
       description: 'client_id in the body differs from the one in the Authorization header.',
     }
   }
-  return { ok: true, clientId: basic.clientId }
+  return { ok: true, clientId: basic.clientId, secret: basic.secret }
 }
 
-function parseBasic(header: string): { clientId: string } | undefined {
+function parseBasic(header: string): { clientId: string; secret: string } | undefined {
   const encoded = header.slice('basic'.length).trim()
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined
   const decoded = Buffer.from(encoded, 'base64').toString('utf8')
   const colon = decoded.indexOf(':')
   if (colon < 1) return undefined
   try {
-    const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '))
-    return clientIdProblem(clientId) ? undefined : { clientId }
+    const formDecoded = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '))
+    const clientId = formDecoded(decoded.slice(0, colon))
+    const secret = formDecoded(decoded.slice(colon + 1))
+    return clientIdProblem(clientId) ? undefined : { clientId, secret }
   } catch {
     return undefined
   }

@@ -22,6 +22,8 @@ export async function revocationEndpoint(c: Context<SandboxEnv>) {
   }
   const client = clientIdentity(c, form)
   if (!client.ok) return oauthError(c, client.error, client.description)
+  const refusal = c.var.sandbox.clients.refusal(client.clientId, client.secret)
+  if (refusal) return oauthError(c, 'invalid_client', refusal)
   const { oauth } = c.var.dialect
   // Google's own client sends `POST /revoke?token=...` with no body.
   const sent = [

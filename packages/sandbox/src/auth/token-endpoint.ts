@@ -36,6 +36,8 @@ export async function tokenEndpoint(c: Context<SandboxEnv>) {
     return oauthError(c, 'invalid_request', `Send each parameter once: ${dup.join(', ')}.`)
   const client = clientIdentity(c, form)
   if (!client.ok) return oauthError(c, client.error, client.description)
+  const refusal = c.var.sandbox.clients.refusal(client.clientId, client.secret)
+  if (refusal) return oauthError(c, 'invalid_client', refusal)
 
   const grantType = form.get('grant_type')
   if (!grantType) return oauthError(c, 'invalid_request', missingMessage(['grant_type']))

@@ -6,6 +6,7 @@ import { SHORT_SCOPES } from '../auth/scopes.js'
 import { apisChange } from '../core/enabled-apis.js'
 import { faultSpec } from '../core/faults.js'
 import { quotaChange } from '../core/quota-limits.js'
+import { clientRegistration } from '../core/registered-clients.js'
 import type { SandboxEnv } from '../core/state.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
@@ -84,8 +85,14 @@ export function controlRoutes() {
 
   control.get('/apis', (c) => c.json(c.var.sandbox.apis.current))
 
+  control.post('/clients', async (c) => {
+    const client = parseOrInvalid(clientRegistration, await readJsonObject(c))
+    c.var.sandbox.clients.register(client)
+    return c.json({ registered: client.clientId })
+  })
+
   control.post('/reset', async (c) => {
-    const { db, faults, requests, limits, quotas, requestQuotas, apis } = c.var.sandbox
+    const { db, faults, requests, limits, quotas, requestQuotas, apis, clients } = c.var.sandbox
     await db.transaction().execute(async (trx) => {
       for (const table of [
         'tasks',
@@ -110,6 +117,7 @@ export function controlRoutes() {
     quotas.clear()
     requestQuotas.clear()
     apis.reset()
+    clients.clear()
     return c.json({ reset: true })
   })
 

@@ -6,6 +6,7 @@ import type { EnabledApis } from './enabled-apis.js'
 import type { FaultBook } from './faults.js'
 import type { PropertyQuotas } from './property-quotas.js'
 import type { QuotaLimits } from './quota-limits.js'
+import type { RegisteredClients } from './registered-clients.js'
 import type { RequestQuotas } from './request-quotas.js'
 import type { RequestLog } from './request-log.js'
 
@@ -26,6 +27,8 @@ export interface SandboxState {
   requestQuotas: RequestQuotas
   /** Google's four APIs, each enabled or not in the caller's project (`POST /_sandbox/apis`). */
   apis: EnabledApis
+  /** The clients the token endpoints check, once any is registered (`POST /_sandbox/clients`). */
+  clients: RegisteredClients
 }
 
 /** What a handler's context holds: the state, and the dialect of the origin that answers. */

@@ -14,6 +14,7 @@ import { EnabledApis } from '../core/enabled-apis.js'
 import { FaultBook } from '../core/faults.js'
 import { PropertyQuotas } from '../core/property-quotas.js'
 import { QuotaLimits } from '../core/quota-limits.js'
+import { RegisteredClients } from '../core/registered-clients.js'
 import { RequestLog } from '../core/request-log.js'
 import { RequestQuotas } from '../core/request-quotas.js'
 import type { SandboxEnv, SandboxState } from '../core/state.js'
@@ -75,6 +76,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     quotas: new PropertyQuotas(limits),
     requestQuotas: new RequestQuotas(limits),
     apis: new EnabledApis(),
+    clients: new RegisteredClients(),
   }
   const servers: ServerType[] = []
   try {

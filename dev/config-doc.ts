@@ -5,7 +5,10 @@ import {
   REQUIRED_BY_PROFILE,
   UPSTREAM_VARIABLES,
 } from '../packages/connector/src/config/variables.js'
-import { GOOGLE_PROFILE } from '../packages/connector/src/services/profiles/google.js'
+import { SERVICES } from '../packages/connector/src/services/catalog.js'
+import { GOOGLE_APIS, GOOGLE_PROFILE } from '../packages/connector/src/services/profiles/google.js'
+import { redirectUriOf } from '../packages/connector/src/upstream/redirect-uri.js'
+import { IDENTITY_SCOPE } from '../packages/connector/src/upstream/sign-in.js'
 import { SANDBOX_VARIABLES } from '../packages/sandbox/src/cli/env.js'
 
 /**
@@ -43,6 +46,12 @@ export const PAGES: Readonly<Record<string, Readonly<Record<string, Render>>>> =
   },
   'docs/sandbox.md': {
     sandbox: () => shortTable(Object.values(SANDBOX_VARIABLES)),
+  },
+  // The values a newcomer pastes into Google's console, from what the connector sends.
+  'docs/google.md': {
+    'google-redirect': googleRedirectTable,
+    'google-apis': googleApisTable,
+    'google-scopes': googleScopesTable,
   },
 }
 
@@ -170,6 +179,50 @@ function googleTable(): string {
       needed(v) ? 'yes' : 'no',
       defaults[v.name] !== undefined ? code(defaults[v.name]!) : (GOOGLE_OWN[v.name] ?? ''),
     ]),
+  )
+}
+
+function googleRedirectTable(): string {
+  const trial = `http://127.0.0.1:${CONNECTOR_VARIABLES.PORT.fallback}`
+  const server = 'https://connector.example.com'
+  return table(
+    ['where the connector runs', '`PUBLIC_URL`', 'redirect URI to register'],
+    [
+      ['on your own machine, to try it', code(trial), code(redirectUriOf(trial))],
+      ['on a server, behind a TLS proxy (HTTPS)', code(server), code(redirectUriOf(server))],
+    ],
+  )
+}
+
+function googleApisTable(): string {
+  return table(
+    ['API', 'its name in the console', 'used by'],
+    GOOGLE_APIS.map((api) => [
+      api.title,
+      `[${code(api.id)}](https://console.cloud.google.com/apis/library/${api.id})`,
+      `the ${api.service} service`,
+    ]),
+  )
+}
+
+function googleScopesTable(): string {
+  const prefix = GOOGLE_PROFILE.defaults.UPSTREAM_SCOPE_PREFIX!
+  return table(
+    ['scope', 'asked by', 'what the person allows'],
+    [
+      [
+        code(IDENTITY_SCOPE),
+        'every connection, and the sign-in to `/connections`',
+        "who the person is (their Google account's id)",
+      ],
+      ...Object.values(SERVICES).flatMap((service) =>
+        service.scopes.map((scope) => [
+          code(prefix + scope.name),
+          `the ${service.name} service`,
+          scope.description,
+        ]),
+      ),
+    ],
   )
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { CALLBACK_PATH } from '../upstream/index.js'
 import type { FormTokens } from './keys.js'
 
 /**
@@ -8,8 +9,7 @@ import type { FormTokens } from './keys.js'
  * carried to another browser finds no such cookie there, and connects nothing.
  */
 
-/** Where the provider sends the browser back, for connections and sign-ins alike. */
-export const CALLBACK_PATH = '/upstream/callback'
+export { CALLBACK_PATH }
 
 /** How long the browser binding lasts: the provider's state is valid for 10 minutes. */
 const BINDING_MAX_AGE_SECONDS = 15 * 60

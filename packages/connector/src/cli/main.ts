@@ -6,6 +6,7 @@ import { openStore } from '../store/open.js'
 import { KEY_FILE } from '../vault/key-file.js'
 import { rotateSealedValues, type RotationReport } from '../vault/rotation.js'
 import { Vault } from '../vault/vault.js'
+import { runDoctor } from './doctor/doctor.js'
 import { runConnector } from './run.js'
 import { closeOnSignal } from './signals.js'
 
@@ -16,6 +17,11 @@ commands:
             or else the sandbox provider at SANDBOX_PUBLIC_URL (default http://127.0.0.1:8081,
             its Google origin http://127.0.0.1:8082 under UPSTREAM_PROFILE=google); \`npm start\`
             runs the sandbox too
+  doctor    check the configuration as \`start\` reads it, line by line: PUBLIC_URL and the
+            redirect URI to register, the provider's client and endpoints, the vault key and data
+            folder, the database, the ports; exits 0 when everything holds, else 1.
+            --sign-in: then you sign in once, and each of the provider's APIs is called, to find
+            one not enabled in your Cloud project, or an account that may not sign in
   rotate-keys
             re-seal every stored upstream credential under the first key of VAULT_KEY (or of
             the key file in DATA_DIR), so that the keys after it can be removed; prints a report
@@ -76,6 +82,15 @@ async function main(command: string | undefined) {
     case 'start': {
       const connector = await runConnector()
       closeOnSignal(() => connector.close())
+      return
+    }
+    case 'doctor': {
+      const signIn = process.argv.includes('--sign-in')
+        ? { show: (url: string) => console.log(`Open this address and sign in:\n\n  ${url}\n`) }
+        : undefined
+      const { text, exitCode } = await runDoctor(process.env, signIn)
+      console.log(text)
+      process.exitCode = exitCode
       return
     }
     case 'rotate-keys':

@@ -20,6 +20,8 @@
  * answer not understood: nothing erased; `retryAfterSeconds` when the provider said).
  */
 export { Upstream, type UpstreamDeps } from './upstream.js'
+export { CALLBACK_PATH, redirectUriOf } from './redirect-uri.js'
+export { OAuthClient, ProviderRefusal } from './oauth-client.js'
 export type { CompletedAuthorization } from './authorization.js'
 export type { CompletedSignIn } from './sign-in.js'
 export type { CallbackKind } from './pending.js'

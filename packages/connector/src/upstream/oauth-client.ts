@@ -26,10 +26,14 @@ export class ProviderRefusal extends Error {
   constructor(
     readonly error: string,
     readonly status: number,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { description?: string },
   ) {
     super(`the provider answered ${status} ${error}`, options)
+    this.description = options?.description
   }
+
+  /** The provider's `error_description`, for the operator (never shown to a person). */
+  readonly description: string | undefined
 }
 
 export interface OAuthClientOptions {
@@ -132,6 +136,25 @@ export class OAuthClient {
     )
   }
 
+  /**
+   * Presents a code that cannot exist, as a setup check does with no person at hand: a provider
+   * that knows the client and its secret answers `invalid_grant`, one that does not
+   * `invalid_client`. Resolves to the refusal (a provider that accepted the code is a fault).
+   */
+  async presentImpossibleCode(): Promise<ProviderRefusal> {
+    const state = OAuthClient.newState()
+    const callback = new URL(this.#redirectUri)
+    callback.search = new URLSearchParams({ code: `no-such-code-${state}`, state }).toString()
+    const pkce = await OAuthClient.newPkce()
+    try {
+      await this.exchangeCode(this.validateCallback(callback, state), pkce.verifier)
+    } catch (error) {
+      if (error instanceof ProviderRefusal) return error
+      throw error
+    }
+    return new ProviderRefusal('code_accepted', 200)
+  }
+
   refresh(refreshToken: string) {
     return this.#call(
       'the refresh',
@@ -206,11 +229,18 @@ export class OAuthClient {
       return await process(response)
     } catch (error) {
       if (error instanceof oauth.ResponseBodyError) {
-        throw new ProviderRefusal(error.error, error.status, { cause: error })
+        throw new ProviderRefusal(error.error, error.status, {
+          cause: error,
+          description: error.error_description,
+        })
       }
       if (error instanceof oauth.WWWAuthenticateChallengeError) {
-        const code = (await errorInBody(error.response)) ?? error.cause[0]?.parameters.error
-        throw new ProviderRefusal(code ?? 'unauthorized', error.status, { cause: error })
+        const body = await errorInBody(error.response)
+        const code = body?.error ?? error.cause[0]?.parameters.error
+        throw new ProviderRefusal(code ?? 'unauthorized', error.status, {
+          cause: error,
+          description: body?.description,
+        })
       }
       if (interrupted(error)) throw unreachable(what, error)
       throw new ProviderRefusal('invalid_response', response.status, { cause: error })
@@ -267,11 +297,17 @@ function chain(error: unknown): unknown[] {
   return seen
 }
 
-async function errorInBody(response: Response): Promise<string | undefined> {
+async function errorInBody(
+  response: Response,
+): Promise<{ error: string; description?: string } | undefined> {
   try {
-    const body: unknown = await response.json()
-    const code = (body as { error?: unknown })?.error
-    return typeof code === 'string' ? code : undefined
+    const body = (await response.json()) as { error?: unknown; error_description?: unknown }
+    if (typeof body?.error !== 'string') return undefined
+    const description = body.error_description
+    return {
+      error: body.error,
+      description: typeof description === 'string' ? description : undefined,
+    }
   } catch {
     return undefined
   }

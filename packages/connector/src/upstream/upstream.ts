@@ -1,3 +1,4 @@
+import { redirectUriOf } from './redirect-uri.js'
 import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../config/config.js'
 import type { Metrics } from '../metrics/metrics.js'
@@ -43,7 +44,7 @@ export class Upstream {
   readonly #refresher: TokenRefresher
 
   constructor({ config, publicUrl, store, vault, log, fetch, deadlineMs, metrics }: UpstreamDeps) {
-    this.redirectUri = `${publicUrl.replace(/\/+$/, '')}/upstream/callback`
+    this.redirectUri = redirectUriOf(publicUrl)
     const deadline = deadlineMs ?? DEFAULT_DEADLINE_MS
     const client = new OAuthClient({
       config,

@@ -1,4 +1,5 @@
 import type { Operation, ProviderProfile } from './profile.js'
+import type { ServiceName } from '../../config/config.js'
 
 /**
  * Google (docs/design.md, "The Google profile"): Google Tasks API v1, the Search Console API
@@ -68,6 +69,44 @@ export const GOOGLE_OPERATIONS: Readonly<Record<string, Operation>> = {
     'properties.batchRunReports',
   ),
 }
+
+/**
+ * The Google Cloud APIs the profile calls, each enabled on its own in the OAuth client's project
+ * (docs/google.md), with the one read of each that shows whether it is (`countersign doctor
+ * --sign-in`): none of them names anything of anyone's.
+ */
+export const GOOGLE_APIS = [
+  {
+    title: 'Google Tasks API',
+    id: 'tasks.googleapis.com',
+    service: 'tasks',
+    probe: { operation: 'list_task_lists' },
+  },
+  {
+    title: 'Google Search Console API',
+    id: 'searchconsole.googleapis.com',
+    service: 'search',
+    probe: { operation: 'list_sites' },
+  },
+  {
+    title: 'Google Analytics Admin API',
+    id: 'analyticsadmin.googleapis.com',
+    service: 'analytics',
+    probe: { operation: 'list_account_summaries' },
+  },
+  {
+    title: 'Google Analytics Data API',
+    id: 'analyticsdata.googleapis.com',
+    service: 'analytics',
+    // Property 0 exists nowhere: an enabled API answers 403 or 404 for it.
+    probe: { operation: 'get_metadata', params: { propertiesId: '0' } },
+  },
+] as const satisfies readonly {
+  title: string
+  id: string
+  service: ServiceName
+  probe: { operation: keyof typeof GOOGLE_OPERATIONS; params?: Record<string, string> }
+}[]
 
 export const GOOGLE_PROFILE: ProviderProfile = {
   name: 'google',

@@ -25,8 +25,11 @@ export function storeAwayPage(c: Context) {
 }
 
 /** The same page as text, for answers written outside Hono (oidc-provider's). */
-export const storeAwayPageText = () =>
-  pageText(STORE_AWAY_TITLE, problemCard(STORE_AWAY_TITLE, STORE_AWAY_MESSAGE))
+export const storeAwayPageText = () => noticePageText(STORE_AWAY_TITLE, STORE_AWAY_MESSAGE)
+
+/** A card of words as a whole page's text, for answers written outside Hono. */
+export const noticePageText = (title: string, message: string) =>
+  pageText(title, problemCard(title, message))
 
 /** The problem's card: what happened, in words, and where to go on. */
 function problemCard(title: string, message: string, continueTo?: { href: string; label: string }) {

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http'
 import { pino } from 'pino'
 import type { ConnectorConfig, UpstreamConfig } from '../../config/config.js'
 import { SERVICES } from '../../services/catalog.js'
+import { PAGE_HEADERS } from '../../pages/page.js'
+import { noticePageText } from '../../pages/problem-page.js'
 import { GOOGLE_APIS } from '../../services/profiles/google.js'
 import { PROFILES } from '../../services/profiles/index.js'
 import {
@@ -136,9 +138,13 @@ async function awaitCallback(
       server = createServer((request, response) => {
         const url = new URL(request.url ?? '/', config.publicUrl)
         if (url.pathname !== CALLBACK_PATH) return void response.writeHead(404).end()
-        response
-          .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
-          .end('Signed in. The doctor goes on in your terminal: you can close this tab.')
+        void noticePageText(
+          'Back from the provider',
+          'The doctor goes on in your terminal, and says there what it found: you can close this tab.',
+        ).then((text) => {
+          response.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' })
+          response.end(text)
+        })
         clearTimeout(timer)
         resolve(url)
       })

@@ -65,12 +65,11 @@ export class Offers {
     } catch (error) {
       this.deps.log.warn({ err: error, service }, 'could not read what a grant may cover')
       const { noun, nouns } = SERVICES[service].resource
-      const why =
-        error instanceof UpstreamApiError && error.kind === 'api_disabled'
-          ? `The connector's operator has not enabled the API that lists your ${nouns} at your provider`
-          : `Your provider did not list your ${nouns} just now`
+      const choices = `allow every ${noun}, try again later, or deny`
+      if (error instanceof UpstreamApiError && error.kind === 'api_disabled')
+        return { unavailable: notEnabled(error, nouns, choices) }
       return {
-        unavailable: `${why}, so you cannot pick some of them here. You can allow every ${noun}, try again later, or deny.`,
+        unavailable: `Your provider did not list your ${nouns} just now, so you cannot pick some of them here. You can ${choices}.`,
       }
     }
   }
@@ -84,6 +83,21 @@ export class Offers {
       person,
     })
   }
+}
+
+/**
+ * The API that lists the person's lists, sites or properties is not enabled for the connector:
+ * which, and where its operator enables it, when the provider said.
+ */
+function notEnabled(
+  { apiTitle, activationUrl }: UpstreamApiError,
+  nouns: string,
+  choices: string,
+): string {
+  const api = `the API that lists your ${nouns}${apiTitle ? ` (the ${apiTitle})` : ''}`
+  return activationUrl
+    ? `Google says ${api} is not enabled for this connector, so you cannot pick some of them here: the connector's operator must enable it at ${activationUrl}. Until then, you can ${choices}.`
+    : `The connector's operator has not enabled ${api} at your provider, so you cannot pick some of them here. You can ${choices}.`
 }
 
 /**

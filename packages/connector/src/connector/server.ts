@@ -283,6 +283,7 @@ function assemble(
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
     systemQuery: PROFILES[config.upstream.profile].systemQuery,
+    consoleHosts: PROFILES[config.upstream.profile].consoleHosts,
     log,
     deadlineMs: options.apiDeadlineMs,
     breaker: options.breaker,

@@ -22,8 +22,17 @@ export interface UpstreamTokens {
   afterUnauthorized(credentialId: string, rejectedToken: string): Promise<string>
 }
 
-const reconnectMessage = (link: Pick<GrantLink, 'service'>) =>
-  `The connection to ${SERVICES[link.service].title} was revoked at the provider: connect the service again.`
+/**
+ * What the host is told, in the 401's error_description: plain ASCII, as a header carries it. A
+ * connection that most likely ran out in Testing mode says so, and what ends it for good.
+ */
+function reconnectMessage(link: Pick<GrantLink, 'service'>, error: CredentialRevokedError) {
+  const service = SERVICES[link.service].title
+  const days = error.testingTokenDays
+  if (days === undefined)
+    return `The connection to ${service} was revoked at the provider: connect the service again.`
+  return `Google ended the connection to ${service}, most likely because the connector's app is in Testing mode in Google Auth Platform, where Google ends each connection ${days} days after it was made: connect the service again. The connector's operator can stop this by publishing the app (Google Auth Platform > Audience > Publish app).`
+}
 
 /** The grant a tool call runs as: its id binds approvals; it reads from the provider. */
 export interface ToolGrant extends ApiGrant {
@@ -115,7 +124,7 @@ export class RequestGrant {
     } catch (error) {
       if (!(error instanceof CredentialRevokedError)) throw error
       await this.grants.endGrantsOfCredential(error.credentialId)
-      this.revoked = new GrantRevokedError(reconnectMessage(this.link), { cause: error })
+      this.revoked = new GrantRevokedError(reconnectMessage(this.link, error), { cause: error })
       throw this.revoked
     }
   }

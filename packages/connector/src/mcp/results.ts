@@ -101,9 +101,7 @@ export function upstreamFailure(error: UpstreamApiError, ids: readonly string[])
         `The provider's quota for ${error.quotaPeriod === 'hour' ? 'this hour' : 'today'} is used up.${said} Nothing was done; calls like this will fail until it renews${error.quotaPeriod === 'hour' ? ' within the hour' : ' (Google renews daily quotas at midnight Pacific time)'}. Tell the person; retrying sooner will not help.`,
       )
     case 'api_disabled':
-      return failure(
-        'The provider has not enabled this service’s API for the connector, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable the API (for Google, in the Google Cloud project of the connector’s OAuth client).',
-      )
+      return apiNotEnabled(error)
     case 'rate_limited':
       return failure(
         `The provider is busy (it is limiting the rate of requests); retry in ${Math.max(1, error.retryAfterSeconds ?? BUSY_RETRY_SECONDS)} seconds.`,
@@ -119,6 +117,19 @@ export function upstreamFailure(error: UpstreamApiError, ids: readonly string[])
     case 'malformed':
       return failure(`${error.message} Nothing is wrong with the arguments.`)
   }
+}
+
+/**
+ * An API not enabled for the connector's OAuth client: which, and where the operator enables it
+ * when the provider linked to it (a link passes only to its console: upstream/api/errors.ts).
+ */
+function apiNotEnabled({ apiTitle, activationUrl }: UpstreamApiError): CallToolResult {
+  const api = apiTitle ? `the ${apiTitle}` : 'this service’s API'
+  return failure(
+    activationUrl
+      ? `Google says ${api} is not enabled in the Google Cloud project of the connector’s OAuth client, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable it at ${activationUrl}, then wait a few minutes and try again.`
+      : `The provider has not enabled ${api} for the connector’s OAuth client, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable it (for Google, in the Google Cloud project of the connector’s OAuth client).`,
+  )
 }
 
 /** The provider's message as a sentence of ours: trimmed, with its full stop. */

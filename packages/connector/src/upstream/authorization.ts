@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../config/config.js'
 import { isServiceName, scopeNamesOf, type ServiceName } from '../services/catalog.js'
 import type { UpstreamCredentials } from '../vault/credentials.js'
-import { receiveCallback } from './callback.js'
+import { receiveCallback, type CallbackDeps } from './callback.js'
 import { UpstreamAuthorizationError } from './errors.js'
 import { OAuthClient } from './oauth-client.js'
-import type { PendingAuthorizations } from './pending.js'
-import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
+import { endUnkeptTokens } from './revocation.js'
 import { serializeTokenSet, tokenSetFrom } from './token-set.js'
 
 /**
@@ -17,12 +15,9 @@ import { serializeTokenSet, tokenSetFrom } from './token-set.js'
  * the authorization server finishes the assistant's authorization.
  */
 
-export interface AuthorizationDeps extends RevocationDeps {
+export interface AuthorizationDeps extends CallbackDeps {
   config: UpstreamConfig
-  client: OAuthClient
-  pending: PendingAuthorizations
   credentials: UpstreamCredentials
-  log: Logger
 }
 
 export interface AuthorizationRequest {

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi'
 import type { Logger } from 'pino'
+import type { TestingMode } from '../services/profiles/index.js'
 import { UpstreamAuthorizationError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
 import type { CallbackKind, Pending, PendingAuthorizations } from './pending.js'
@@ -15,6 +16,8 @@ export interface CallbackDeps extends RevocationDeps {
   client: OAuthClient
   pending: PendingAuthorizations
   log: Logger
+  /** The profile's: an app in Testing mode lets only its test users in. */
+  testingMode?: TestingMode
 }
 
 export interface Received<K extends CallbackKind> {
@@ -53,10 +56,8 @@ export async function receiveCallback<K extends CallbackKind>(
     params = deps.client.validateCallback(callbackUrl, state)
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
+      if (error.error === 'access_denied') throw denied(deps, kind, again, error)
       deps.log.info({ kind, error: error.error }, 'provider authorization not granted')
-      if (error.error === 'access_denied') {
-        throw fail('denied', "You declined on the provider's page, so nothing was connected", error)
-      }
       throw fail('provider_error', `The provider could not complete it (${error.error})`, error)
     }
     deps.log.warn({ kind, reason: (error as Error).message }, 'provider answer refused')
@@ -78,6 +79,34 @@ export async function receiveCallback<K extends CallbackKind>(
     await endUnkeptTokens(deps, tokens, undefined, { kind })
     throw providerFailure(deps, kind, 'userinfo', error, fail)
   }
+}
+
+/**
+ * The person declined at the provider; or, to an app in Testing mode, the provider refused them
+ * on its own page for not being a test user, and answers the same access_denied. The person and
+ * the operator are told what to change if that is what the provider's page said.
+ */
+function denied(
+  deps: CallbackDeps,
+  kind: CallbackKind,
+  again: string,
+  error: oauth.AuthorizationResponseError,
+): UpstreamAuthorizationError {
+  const declined = `You declined on the provider's page, so nothing was connected; ${again}.`
+  const fields = { kind, error: error.error }
+  if (!deps.testingMode) {
+    deps.log.info(fields, 'provider authorization not granted')
+    return new UpstreamAuthorizationError('denied', declined, { cause: error })
+  }
+  deps.log.info(
+    fields,
+    'Google answered access_denied: the person declined, or the app is in Testing mode and they are not one of its test users: add their Google address under Google Auth Platform → Audience → Test users',
+  )
+  return new UpstreamAuthorizationError(
+    'denied',
+    `${declined} If Google said that the app is being tested and you are not one of its testers, the connector's operator must first add your Google address under Google Auth Platform → Audience → Test users.`,
+    { cause: error },
+  )
 }
 
 function providerFailure(

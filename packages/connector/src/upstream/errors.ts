@@ -32,6 +32,11 @@ export class CredentialRevokedError extends Error {
   constructor(
     readonly credentialId: string,
     message = 'The provider no longer accepts this connection: connect the service again.',
+    /**
+     * Set when it most likely ran out rather than was revoked: the connector's app is in Testing
+     * mode at the provider, which ends every connection this many days after it was made.
+     */
+    readonly testingTokenDays?: number,
   ) {
     super(message)
   }

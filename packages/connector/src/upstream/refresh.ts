@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { UpstreamRefreshOutcome } from '../metrics/labels.js'
 import type { Metrics } from '../metrics/metrics.js'
+import type { TestingMode } from '../services/profiles/index.js'
 import type { SealedCredential, UpstreamCredentials } from '../vault/credentials.js'
 import { CredentialRevokedError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
@@ -34,6 +35,7 @@ const LEASE_MARGIN_MS = 5_000
  * no longer honours the credential (docs/design.md, "Disconnecting": "401 after one refresh").
  */
 const REJECTED_AGAIN_WINDOW_MS = 5 * 60_000
+const DAY_MS = 24 * 60 * 60_000
 
 export interface RefresherDeps {
   client: OAuthClient
@@ -46,6 +48,8 @@ export interface RefresherDeps {
   now?: () => number
   /** Where each renewal at the provider is counted, by reason and outcome (src/metrics). */
   metrics?: Metrics
+  /** What the provider does to an app in testing (the profile's): its connections run out. */
+  testingMode?: TestingMode
 }
 
 type Reason = 'expiry' | 'rejected'
@@ -176,8 +180,7 @@ export class TokenRefresher {
       const ms = this.#now() - started
       if (error instanceof ProviderRefusal && error.error === 'invalid_grant') {
         await this.#deps.credentials.erase(credentialId)
-        log.info({ credentialId, ms }, 'upstream credential revoked at the provider: erased')
-        throw new CredentialRevokedError(credentialId)
+        throw revokedError(this.#deps, claimed, ms, this.#now())
       }
       // Nothing is lost: give the lease back so that the next caller may try again at once.
       await this.#deps.tokenSets.replace(claimed, withoutLease(claimed.set)).catch((release) => {
@@ -215,6 +218,32 @@ export class TokenRefresher {
     log.info({ credentialId, reason, ms: this.#now() - started }, 'upstream token refreshed')
     return fresh
   }
+}
+
+/**
+ * The provider refused to renew the credential (invalid_grant), which is now erased. Google says
+ * the same of a connection revoked and of one that ran out because the app is in Testing mode;
+ * one at least as old as Testing mode lets a connection live most likely ran out, and both the
+ * person and the operator are told what to do about it.
+ */
+function revokedError(
+  deps: Pick<RefresherDeps, 'log' | 'testingMode'>,
+  claimed: StoredTokenSet,
+  ms: number,
+  now: number,
+): CredentialRevokedError {
+  const credentialId = claimed.id
+  const days = deps.testingMode?.tokenDays
+  const ageDays = Math.floor((now - claimed.createdAt) / DAY_MS)
+  if (days === undefined || ageDays < days) {
+    deps.log.info({ credentialId, ms }, 'upstream credential revoked at the provider: erased')
+    return new CredentialRevokedError(credentialId)
+  }
+  deps.log.warn(
+    { credentialId, ms, ageDays },
+    `Google refused to renew a connection made ${days} days ago or more (invalid_grant), most likely because the app is in Testing mode in Google Auth Platform, which ends each connection ${days} days after it was made; the credential is erased and the person must connect again. To stop this, publish the app: Google Auth Platform → Audience → Publish app`,
+  )
+  return new CredentialRevokedError(credentialId, undefined, days)
 }
 
 /** How a renewal that threw ended (see #refreshClaimed: what each error means there). */

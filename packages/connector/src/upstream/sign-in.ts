@@ -1,8 +1,6 @@
-import type { Logger } from 'pino'
-import { receiveCallback } from './callback.js'
+import { receiveCallback, type CallbackDeps } from './callback.js'
 import { OAuthClient } from './oauth-client.js'
-import type { PendingAuthorizations } from './pending.js'
-import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
+import { endUnkeptTokens } from './revocation.js'
 
 /**
  * Sign-in to the connector's own pages (the person's connections) through the provider: identity
@@ -11,11 +9,7 @@ import { endUnkeptTokens, type RevocationDeps } from './revocation.js'
  * the browser is away.
  */
 
-export interface SignInDeps extends RevocationDeps {
-  client: OAuthClient
-  pending: PendingAuthorizations
-  log: Logger
-}
+export type SignInDeps = CallbackDeps
 
 export interface CompletedSignIn {
   /** The person's identity at the provider. */

@@ -14,6 +14,8 @@ export interface StoredTokenSet {
   id: string
   subject: string
   scope: string
+  /** When the person connected: each connection makes a credential of its own. */
+  createdAt: number
   updatedAt: number
   set: TokenSet
 }
@@ -54,8 +56,8 @@ export class StoredTokenSets {
       return undefined
     })
     if (!credential) return undefined
-    const { subject, scope, updatedAt, secret } = credential
-    return { id, subject, scope, updatedAt, set: parseTokenSet(secret) }
+    const { subject, scope, createdAt, updatedAt, secret } = credential
+    return { id, subject, scope, createdAt, updatedAt, set: parseTokenSet(secret) }
   }
 
   /** Replaces `current` with `next` if nobody changed it since it was read; undefined if someone did. */

@@ -55,7 +55,7 @@ export class Upstream {
     const credentials = new UpstreamCredentials(store, vault)
     const tokenSets = new StoredTokenSets(store, vault, credentials)
     const upstreamLog = log.child({ component: 'upstream' })
-    const { revocation } = PROFILES[config.profile]
+    const { revocation, testingMode } = PROFILES[config.profile]
     this.#pending = new PendingAuthorizations(store, vault)
     this.#authorization = {
       config,
@@ -63,6 +63,7 @@ export class Upstream {
       pending: this.#pending,
       credentials,
       revocation,
+      testingMode,
       log: upstreamLog,
     }
     this.#disconnect = { client, tokenSets, credentials, revocation, log: upstreamLog }
@@ -74,6 +75,7 @@ export class Upstream {
       deadlineMs: deadline,
       revokeAndErase: (id) => this.revokeAndErase(id),
       metrics,
+      testingMode,
     })
   }
 

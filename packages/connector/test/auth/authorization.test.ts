@@ -74,6 +74,8 @@ describe('the authorization response', () => {
     expect(stopped.status).toBe(400)
     expect(stopped.url).toContain('/upstream/callback')
     expect(stopped.page).toContain('You declined on the provider&#39;s page')
+    // Test users are Google's: the generic provider's page says nothing of them.
+    expect(stopped.page).not.toContain('Test users')
     const back = /<a href="([^"]+)">Return to the app<\/a>/.exec(stopped.page)?.[1]
     expect(back).toBeTruthy()
     const returned = await person.authorize(new URL(back!.replace(/&amp;/g, '&'), suite.url))

@@ -168,7 +168,11 @@ describe('countersign doctor, with Google’s dialect', () => {
   it('--sign-in: the Analytics Admin API not enabled is named with Google’s own link; the token is revoked', async () => {
     await control('/_sandbox/apis', { disabled: ['analyticsadmin.googleapis.com'] })
     const env = await googleEnvironment()
-    const { text, exitCode } = await runDoctor(env, { show: (url) => void signIn(url, 'Allow') })
+    let signedIn: Promise<void> | undefined
+    const { text, exitCode } = await runDoctor(env, {
+      show: (url) => void (signedIn = signIn(url, 'Allow')),
+    })
+    await signedIn
     expect(exitCode).toBe(1)
     expect(marked(text, '✗')).toEqual([
       '✗ the Google Analytics Admin API is not enabled in the Cloud project of the OAuth client: enable it at https://console.developers.google.com/apis/api/analyticsadmin.googleapis.com/overview?project=0, then wait a few minutes',
@@ -188,9 +192,11 @@ describe('countersign doctor, with Google’s dialect', () => {
   })
 
   it('--sign-in, refused at Google: the doctor says to add the address as a test user', async () => {
+    let signedIn: Promise<void> | undefined
     const { text, exitCode } = await runDoctor(await googleEnvironment(), {
-      show: (url) => void signIn(url, 'Deny'),
+      show: (url) => void (signedIn = signIn(url, 'Deny')),
     })
+    await signedIn
     expect(exitCode).toBe(1)
     expect(marked(text, '✗')).toEqual([
       '✗ Google answered access_denied: if it said the app is being tested, add your Google address under Google Auth Platform → Audience → Test users, then sign in again',

@@ -6,15 +6,20 @@ import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
 import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
+import { assistantV2 } from './approval-clients.js'
 
 /**
  * Disconnect from the provider's side (docs/design.md, "Disconnecting"): the person revokes the app
  * on the provider's connections page; the next time the connector needs the credential, the
  * provider refuses it, and the connector ends every grant that used it and tells the client to
- * reconnect.
+ * reconnect. Under the Google profile, a connection a week old or more that Google will not renew
+ * most likely ran out in Testing mode: the host and the operator are told so, and what ends it.
  */
 
-const suite = connectorForSuite()
+const lines: string[] = []
+const suite = connectorForSuite({
+  options: { log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) },
+})
 
 /** The person takes the connector's access back on the sandbox's connections page. */
 async function revokeAtProvider(person: Person) {
@@ -42,6 +47,71 @@ const authenticate = async (token: string) => {
   if (!auth.ok) throw new Error(`not authenticated: ${auth.response.status}`)
   return auth.grant
 }
+
+const DAY_MS = 24 * 60 * 60_000
+
+/** The person's credential, as if they had connected `days` ago. */
+const madeDaysAgo = (subject: string, days: number) =>
+  suite.store.db
+    .updateTable('upstream_credentials')
+    .set({ created_at: Date.now() - days * DAY_MS - 60_000 })
+    .where('subject', '=', subject)
+    .execute()
+
+/** What the host reads when the connection's renewal is refused: a 401, in the SDK's error. */
+async function refusedAfter(user: string, days: number) {
+  const person = suite.person(user)
+  const { tokens } = await suite.connect({ person, service: 'tasks' })
+  const assistant = await assistantV2(suite.resource('tasks'), tokens.access_token, undefined)
+  await madeDaysAgo(user, days)
+  // Google answers a renewal the same invalid_grant whether the person revoked it or it ran out.
+  await revokeAtProvider(person)
+  const logged = lines.length
+  const error = await assistant.call('list_task_lists', {}).catch((e: unknown) => e)
+  await assistant.close()
+  expect(error).toBeInstanceOf(Error)
+  const line = lines
+    .slice(logged)
+    .map((l) => JSON.parse(l))
+    .find((l) => l.component === 'upstream' && /invalid_grant|revoked/.test(l.msg))
+  return { host: (error as Error).message, line }
+}
+
+const TESTING_MODE =
+  "Google ended the connection to Tasks, most likely because the connector's app is in Testing mode in Google Auth Platform, where Google ends each connection 7 days after it was made: connect the service again. The connector's operator can stop this by publishing the app (Google Auth Platform > Audience > Publish app)."
+const REVOKED = 'The connection to Tasks was revoked at the provider: connect the service again.'
+
+describe('a connection the provider will not renew, made a week ago or more', () => {
+  it('under Google: the host is told it most likely ran out in Testing mode, and the operator how to stop it', async () => {
+    const { host, line } = await refusedAfter('tester-8-days', 8)
+    if (suite.profile === 'google') {
+      expect(host).toContain('"error":"invalid_token"')
+      expect(host).toContain(TESTING_MODE)
+      expect(line).toMatchObject({ level: 40, ageDays: 8 })
+      expect(line.msg).toBe(
+        'Google refused to renew a connection made 7 days ago or more (invalid_grant), most likely because the app is in Testing mode in Google Auth Platform, which ends each connection 7 days after it was made; the credential is erased and the person must connect again. To stop this, publish the app: Google Auth Platform → Audience → Publish app',
+      )
+    } else {
+      // The generic provider has no Testing mode: it was revoked, as far as anyone can tell.
+      expect(host).toContain(REVOKED)
+      expect(host).not.toContain('Testing mode')
+      expect(line).toMatchObject({
+        level: 30,
+        msg: 'upstream credential revoked at the provider: erased',
+      })
+    }
+  })
+
+  it('under 7 days: revoked, in today’s words, under either profile', async () => {
+    const { host, line } = await refusedAfter('tester-6-days', 6)
+    expect(host).toContain(REVOKED)
+    expect(host).not.toContain('Testing mode')
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'upstream credential revoked at the provider: erased',
+    })
+  })
+})
 
 describe('a credential revoked at the provider', () => {
   it('ends every grant that used it, erases it, and the token stops working', async () => {

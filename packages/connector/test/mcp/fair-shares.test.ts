@@ -64,7 +64,7 @@ it('a runaway loop stops at its share; the others never notice', async () => {
     const refused = await runaway.list()
     expect(refused.isError).toBe(true)
     expect(textOf(refused)).toMatch(
-      /^Your share of today's Tasks queries is spent: you have made 4 of your 4 \(the provider allows this connector's 3 people 12 a day together, and what is left today is kept for the others\)\. It renews at midnight Pacific time, in \d+ h \d+ min\. Nothing was sent; do not call again before then, and tell the person\.$/,
+      /^Your share of today's Tasks queries is spent: you have made 4 of your 4 \(the provider allows this connector's 3 people 12 a day together, and what is left today is kept for the others\)\. It renews at midnight Pacific time, in (\d+ h )?\d+ min\. Nothing was sent; do not call again before then, and tell the person\.$/,
     )
   }
   expect((await upstreamCalls(next)).calls).toEqual([])

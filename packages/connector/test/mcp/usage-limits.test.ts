@@ -2,7 +2,7 @@ import { pino } from 'pino'
 import { describe, expect, it, vi } from 'vitest'
 import { MAX_RETRIES } from '../../src/upstream/api/policy.js'
 import { approvalFlow } from '../approval/flow.js'
-import { connectorForSuite } from '../support/connector.js'
+import { AuthorizationStopped, connectorForSuite } from '../support/connector.js'
 import { moved, scrapeExposition } from '../support/prometheus.js'
 import { serviceTools } from '../support/service-tools.js'
 import { assistantV2, textOf } from './approval-clients.js'
@@ -14,7 +14,9 @@ import { taskFixtures } from './fixtures.js'
  * too (its control API's `reason`). A limit on the rate is retried like a 429; a quota used up for
  * the day and an API not enabled are said for what they are, to the model, in the operator's log
  * and in the metrics, are sent once, and never open the breaker. GA4's property tokens are the
- * sandbox's own quota, spent by real reports. In both profiles.
+ * sandbox's own quota, spent by real reports. In both profiles: under Google's, an API not
+ * enabled is named with Google's link to enable it, to the model, the operator and the person
+ * choosing what a connection covers.
  */
 
 const lines: string[] = []
@@ -38,6 +40,40 @@ async function listTasksOf() {
     })
   return { list: () => assistant.call('list_tasks', { tasklist }), limit, assistant }
 }
+
+/** Switches Google APIs off in the connector's project (all on again with none). */
+const disableApis = (...disabled: string[]) =>
+  suite.sandboxRequest('POST', '/_sandbox/apis', { json: { disabled } })
+
+/** Google's link to enable `api` in the sandbox's project, as its answers give it. */
+const activation = (api: string) =>
+  `https://console.developers.google.com/apis/api/${api}/overview?project=0`
+
+/** What the model reads of an API not enabled: Google's words and link, or the provider's. */
+const notEnabledResult = (title: string, api: string) =>
+  suite.profile === 'google'
+    ? `Google says the ${title} is not enabled in the Google Cloud project of the connector’s OAuth client, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable it at ${activation(api)}, then wait a few minutes and try again.`
+    : `The provider has not enabled the ${title} for the connector’s OAuth client, so nothing was done. Nothing in the arguments can fix it: tell the person that the connector’s operator must enable it (for Google, in the Google Cloud project of the connector’s OAuth client).`
+
+/** The operator's line for it. */
+const notEnabledLog = (title: string, api: string) =>
+  suite.profile === 'google'
+    ? `the ${title} is not enabled in the Google Cloud project of the connector's OAuth client: enable it at ${activation(api)}, then wait a few minutes`
+    : `the provider has not enabled the ${title} for the connector's OAuth client: enable it (for Google, under APIs & Services in the client's Google Cloud project)`
+
+/** The log's api_disabled lines since `from`. */
+const disabledLines = (from: number) =>
+  lines
+    .slice(from)
+    .map((line) => JSON.parse(line))
+    .filter((l) => l.kind === 'api_disabled')
+
+/** The alert of a page, as the person reads it. */
+const alertOf = (page: string) =>
+  /<p class="alert" role="alert">([^<]*)<\/p>/
+    .exec(page)?.[1]
+    ?.replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 
 const statuses = async (from: number) => (await upstreamCalls(from)).calls.map((c) => c.status)
 const scrape = () => scrapeExposition(suite.connector.metricsUrl!)
@@ -108,21 +144,61 @@ describe('the provider’s usage limits under the tools', () => {
     const { next } = await upstreamCalls()
     const result = await p.list()
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toMatch(/has not enabled this service’s API for the connector/)
-    expect(textOf(result)).toMatch(/operator must enable the API/)
+    expect(textOf(result)).toBe(notEnabledResult('Google Tasks API', 'tasks.googleapis.com'))
     expect(await statuses(next)).toEqual([403])
     expect(moved(before, await scrape(), 'countersign_upstream_failures_total')).toEqual({
       'kind=api_disabled,service=tasks': 1,
     })
-    const disabled = lines
-      .slice(logged)
-      .map((line) => JSON.parse(line))
-      .filter((l) => l.kind === 'api_disabled')
+    const disabled = disabledLines(logged)
     expect(disabled).toHaveLength(1)
-    expect(disabled[0]).toMatchObject({ level: 50, service: 'tasks' })
-    expect(disabled[0].msg).toMatch(/enable it/)
+    expect(disabled[0]).toMatchObject({ level: 50, service: 'tasks', api: 'Google Tasks API' })
+    expect(disabled[0].msg).toBe(notEnabledLog('Google Tasks API', 'tasks.googleapis.com'))
     expect(suite.connector.parts.api.circuitStates().tasks).toBe('closed')
     await p.assistant.close()
+  })
+
+  it('the Tasks API switched off in the project: the model and the operator are told which, and where to enable it', async () => {
+    const p = await listTasksOf()
+    await disableApis('tasks.googleapis.com')
+    try {
+      const logged = lines.length
+      const { next } = await upstreamCalls()
+      const result = await p.list()
+      expect(result.isError).toBe(true)
+      expect(textOf(result)).toBe(notEnabledResult('Google Tasks API', 'tasks.googleapis.com'))
+      expect(await statuses(next)).toEqual([403])
+      const [line, ...more] = disabledLines(logged)
+      expect(more).toEqual([])
+      expect(line.msg).toBe(notEnabledLog('Google Tasks API', 'tasks.googleapis.com'))
+      expect(line.activationUrl).toBe(
+        suite.profile === 'google' ? activation('tasks.googleapis.com') : undefined,
+      )
+    } finally {
+      await disableApis()
+    }
+    // Enabled again, the same call goes through.
+    expect((await p.list()).isError ?? false).toBe(false)
+    await p.assistant.close()
+  })
+
+  it('the Admin API switched off: the person choosing properties is told which API, and where the operator enables it', async () => {
+    await disableApis('analyticsadmin.googleapis.com')
+    try {
+      const person = suite.person(`limits-chooser-${++people}`)
+      const client = await suite.registerClient({ client_name: 'Helpful Assistant' })
+      const url = suite.authorizationUrl(client, 'analytics', suite.pkce())
+      const stopped = await person.authorize(url, { cover: 'stop' }).catch((e: unknown) => e)
+      expect(stopped).toBeInstanceOf(AuthorizationStopped)
+      const { url: at, page } = stopped as AuthorizationStopped
+      expect(at).toMatch(/\/consent\/[^/]+\/choose$/)
+      expect(alertOf(page)).toBe(
+        suite.profile === 'google'
+          ? `Google says the API that lists your properties (the Google Analytics Admin API) is not enabled for this connector, so you cannot pick some of them here: the connector's operator must enable it at ${activation('analyticsadmin.googleapis.com')}. Until then, you can allow every property, try again later, or deny.`
+          : "The connector's operator has not enabled the API that lists your properties (the Google Analytics Admin API) at your provider, so you cannot pick some of them here. You can allow every property, try again later, or deny.",
+      )
+    } finally {
+      await disableApis()
+    }
   })
 
   it('Tasks’ queries for the day spent (the sandbox’s own count per project): the model is told when it renews', async () => {

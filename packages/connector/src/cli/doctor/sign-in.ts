@@ -77,6 +77,7 @@ async function apiFindings(upstream: UpstreamConfig, accessToken: string): Promi
   const api = new UpstreamApi({
     apiBase: upstream.apiBase,
     systemQuery: profile.systemQuery,
+    consoleHosts: profile.consoleHosts,
     log: pino({ level: 'silent' }),
   })
   const grant = {
@@ -96,21 +97,12 @@ async function apiFindings(upstream: UpstreamConfig, accessToken: string): Promi
       } catch (error) {
         if (error instanceof UpstreamApiError && error.kind === 'api_disabled')
           return fix(
-            `the ${name} is not enabled in the Cloud project of the OAuth client: enable it${activationLink(error) ? ` at ${activationLink(error)}` : ' under APIs & Services'}, then wait a few minutes`,
-            ...(error.providerMessage ? [`Google said: ${error.providerMessage}`] : []),
+            `the ${name} is not enabled in the Cloud project of the OAuth client: enable it${error.activationUrl ? ` at ${error.activationUrl}` : ' under APIs & Services'}, then wait a few minutes`,
           )
       }
       return ok(`the ${name} is enabled`)
     }),
   )
-}
-
-/** The console link in the provider's message: only Google's consoles pass. */
-function activationLink(error: UpstreamApiError): string | undefined {
-  const found = /https:\/\/console\.(developers|cloud)\.google\.com\/[^\s"<>]+/.exec(
-    error.providerMessage ?? '',
-  )
-  return found?.[0]
 }
 
 function deniedFinding(upstream: UpstreamConfig, error: unknown): Finding {
@@ -138,15 +130,15 @@ async function awaitCallback(
       server = createServer((request, response) => {
         const url = new URL(request.url ?? '/', config.publicUrl)
         if (url.pathname !== CALLBACK_PATH) return void response.writeHead(404).end()
+        clearTimeout(timer)
+        // Answered before the server closes: the browser sees its page whatever follows.
         void noticePageText(
           'Back from the provider',
           'The doctor goes on in your terminal, and says there what it found: you can close this tab.',
         ).then((text) => {
           response.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' })
-          response.end(text)
+          response.end(text, () => resolve(url))
         })
-        clearTimeout(timer)
-        resolve(url)
       })
       server.once('error', reject)
       server.listen(config.port, config.host, ready)

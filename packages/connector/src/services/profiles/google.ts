@@ -118,6 +118,10 @@ export const GOOGLE_PROFILE: ProviderProfile = {
   // Google indents its answers unless told not to: compact ones are smaller, and their text is
   // a tool result's text as it is (src/mcp/results.ts).
   systemQuery: { prettyPrint: 'false' },
+  // Where Google's answers link to enable an API (`activationUrl`, a Help link, the message).
+  consoleHosts: ['console.developers.google.com', 'console.cloud.google.com'],
+  // An External app in Testing status: Google ends its refresh tokens 7 days after issuing them.
+  testingMode: { tokenDays: 7 },
   defaults: {
     UPSTREAM_AUTHORIZATION_URL: 'https://accounts.google.com/o/oauth2/v2/auth',
     UPSTREAM_TOKEN_URL: 'https://oauth2.googleapis.com/token',

@@ -13,6 +13,7 @@ export {
   type Operation,
   type ProfileName,
   type ProviderProfile,
+  type TestingMode,
   type UpstreamDefaults,
   type UpstreamSetting,
 } from './profile.js'

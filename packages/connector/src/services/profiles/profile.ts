@@ -54,7 +54,25 @@ export interface ProviderProfile {
   revocation: 'grant' | 'person'
   /** Query parameters every call carries (Google's system parameters: compact answers). */
   systemQuery?: Readonly<Record<string, string>>
+  /**
+   * The hosts of the provider's console (Google's), where its answer to a setup problem may send
+   * the operator: a link in an answer reaches the model, the person and the log only over https
+   * to one of these (src/upstream/api/errors.ts). Without them, no link from an answer is shown.
+   */
+  consoleHosts?: readonly string[]
+  /**
+   * What the provider does to an app it is still testing (Google's Testing mode), which shows at
+   * run time only as answers that say nothing of it: the connector then says what probably
+   * happened (src/upstream/refresh.ts, src/upstream/callback.ts).
+   */
+  testingMode?: TestingMode
   defaults: UpstreamDefaults
+}
+
+/** An app in Testing mode: only its test users may connect, and their connections run out. */
+export interface TestingMode {
+  /** The provider ends a connection's refresh token this many days after it was made. */
+  tokenDays: number
 }
 
 /** The operation called `name`: a profile that lacks one cannot serve the tool, so it is a fault. */

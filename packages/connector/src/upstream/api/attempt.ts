@@ -71,6 +71,8 @@ export interface Exchange {
   readonly token: string
   readonly deadlineAt: number
   readonly deadlineMs: number
+  /** The provider's console's hosts: an answer's link to enable an API passes only to one. */
+  readonly consoleHosts?: readonly string[]
 }
 
 /**
@@ -136,6 +138,7 @@ function answer(
     exchange.idempotent,
     hinted === undefined ? undefined : Math.ceil(hinted / 1000),
     exchange.token,
+    exchange.consoleHosts,
   )
   const refused = status === 503 || outcome.kind === 'rate_limited'
   const retryAfterMs = refused ? hinted : undefined

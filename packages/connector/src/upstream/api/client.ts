@@ -60,6 +60,8 @@ export interface UpstreamApiDeps {
   apiBase: ApiBases
   /** Query parameters every call carries: the provider profile's (src/services/profiles). */
   systemQuery?: Readonly<Record<string, string>>
+  /** The provider's console's hosts (the profile's): where an API not enabled may be linked to. */
+  consoleHosts?: readonly string[]
   log: Logger
   /** The whole of one call, retries included; 10 s unless told. */
   deadlineMs?: number
@@ -87,10 +89,12 @@ export class UpstreamApi {
   readonly #dispatcher: Dispatcher
   readonly #metrics: Record<ServiceName, UpstreamCallMetrics>
   readonly #onSent: UpstreamApiDeps['onSent']
+  readonly #consoleHosts: readonly string[]
 
   constructor({
     apiBase,
     systemQuery,
+    consoleHosts,
     log,
     deadlineMs,
     dispatcher,
@@ -99,6 +103,7 @@ export class UpstreamApi {
     onSent,
   }: UpstreamApiDeps) {
     this.#onSent = onSent
+    this.#consoleHosts = consoleHosts ?? []
     this.#targets = new RequestTargets(apiBase, systemQuery)
     this.#services = SERVICE_NAMES.filter((service) => service in apiBase)
     this.#log = log.child({ component: 'upstream-api' })
@@ -177,6 +182,7 @@ export class UpstreamApi {
           token,
           deadlineAt: started + this.#deadlineMs,
           deadlineMs: this.#deadlineMs,
+          consoleHosts: this.#consoleHosts,
         }
         return policy.execute(
           grant.person ?? '',
@@ -275,11 +281,7 @@ export class UpstreamApi {
     if (failure instanceof UpstreamApiError) {
       const kind = failure.kind
       // What the operator, not the person, must fix or wait out: said in the log's own words.
-      if (kind === 'api_disabled')
-        return this.#log.error(
-          { ...fields, kind },
-          `the provider has not enabled the ${call.service} service's API for the connector's OAuth client: enable it (for Google, under APIs & Services in the client's Google Cloud project)`,
-        )
+      if (kind === 'api_disabled') return this.#logApiDisabled(fields, call, failure)
       if (kind === 'quota_exhausted')
         return this.#log.error(
           { ...fields, kind, period: failure.quotaPeriod },
@@ -290,6 +292,18 @@ export class UpstreamApi {
     this.#log.warn(
       { ...fields, error: failure instanceof Error ? failure.name : typeof failure },
       'upstream call failed',
+    )
+  }
+
+  /** An API not enabled: named, with the provider's link to enable it when it gave one. */
+  #logApiDisabled(fields: Record<string, unknown>, call: ApiCall, failure: UpstreamApiError) {
+    const { apiTitle, activationUrl } = failure
+    const api = apiTitle ? `the ${apiTitle}` : `the ${call.service} service's API`
+    this.#log.error(
+      { ...fields, kind: failure.kind, api: apiTitle, activationUrl },
+      activationUrl
+        ? `${api} is not enabled in the Google Cloud project of the connector's OAuth client: enable it at ${activationUrl}, then wait a few minutes`
+        : `the provider has not enabled ${api} for the connector's OAuth client: enable it (for Google, under APIs & Services in the client's Google Cloud project)`,
     )
   }
 }

@@ -7,7 +7,9 @@ import type { UpstreamFailureKind } from '../../metrics/labels.js'
  *
  * `message` is always our own words and holds nothing from the request or the answer, so it is
  * safe to log. The provider's own message, which may echo ids or titles, is kept apart in
- * `providerMessage`: for a model to read, never for the logs.
+ * `providerMessage`: for a model to read, never for the logs. An API not enabled is named, and
+ * linked to, from the answer too (`apiTitle`, `activationUrl`), but only once checked to be the
+ * provider's words about its own setup (disabledApiOf).
  */
 
 /**
@@ -24,6 +26,10 @@ export interface UpstreamApiErrorDetails {
   providerMessage?: string
   /** For `quota_exhausted`: the quota's period, when the provider said it. */
   quotaPeriod?: QuotaPeriod
+  /** For `api_disabled`: the API, as the provider titles it ("Google Tasks API"). */
+  apiTitle?: string
+  /** For `api_disabled`: the provider's link to enable it, on its console (disabledApiOf). */
+  activationUrl?: string
 }
 
 export type QuotaPeriod = 'day' | 'hour'
@@ -36,6 +42,8 @@ export class UpstreamApiError extends Error {
   /** The provider's own message, safe to show a model (never a token or our internals). */
   readonly providerMessage?: string
   readonly quotaPeriod?: QuotaPeriod
+  readonly apiTitle?: string
+  readonly activationUrl?: string
 
   constructor(
     readonly kind: UpstreamApiErrorKind,
@@ -49,6 +57,8 @@ export class UpstreamApiError extends Error {
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds
     if (details.providerMessage !== undefined) this.providerMessage = details.providerMessage
     if (details.quotaPeriod !== undefined) this.quotaPeriod = details.quotaPeriod
+    if (details.apiTitle !== undefined) this.apiTitle = details.apiTitle
+    if (details.activationUrl !== undefined) this.activationUrl = details.activationUrl
   }
 }
 
@@ -60,6 +70,8 @@ export interface ProviderErrorBody {
   reason?: string
   /** Every reason it gives: `errors[].reason`, and `details[]` ErrorInfo reasons (all of Google's APIs). */
   reasons: string[]
+  /** The first few `details[]` (ErrorInfo, Help, ...), as they came. */
+  details: unknown[]
 }
 
 /** A provider message longer than this is cut: it is meant for a model, not a dump. */
@@ -83,6 +95,7 @@ function readProviderError(body: unknown): ProviderErrorBody | undefined {
     status: typeof status === 'string' ? status : undefined,
     reason: listed[0],
     reasons: [...listed, ...reasonsOf(details)],
+    details: Array.isArray(details) ? details.slice(0, 10) : [],
   }
 }
 
@@ -131,6 +144,91 @@ const RATE_REASONS = [
 ]
 
 /**
+ * Which API is not enabled, and where to enable it, from Google's answer: its title from the
+ * ErrorInfo's `serviceTitle`, else the "X API" its message begins with, else the ErrorInfo's
+ * `service`; the link from the ErrorInfo's `activationUrl`, a Help link, or the message.
+ *
+ * Both reach the model, the operator's log and a person's page, and the answer is the provider's:
+ * a title passes only as plain words, a link only over https to a host of the provider's console
+ * (`consoleHosts`: the profile's; none, and no link passes).
+ */
+function disabledApiOf(
+  provider: ProviderErrorBody,
+  consoleHosts: readonly string[],
+  token: string,
+): Pick<UpstreamApiErrorDetails, 'apiTitle' | 'activationUrl'> {
+  const metadata = serviceMetadata(provider.details)
+  const apiTitle =
+    plainTitle(metadata.serviceTitle) ??
+    plainTitle(LEADING_API.exec(provider.message)?.[1]) ??
+    (typeof metadata.service === 'string' && SERVICE_NAME.test(metadata.service)
+      ? `${metadata.service} API`
+      : undefined)
+  const activationUrl = [
+    metadata.activationUrl,
+    ...helpLinks(provider.details),
+    ...linksIn(provider.message),
+  ]
+    .map((candidate) => consoleLink(candidate, consoleHosts))
+    .find((link) => link !== undefined && !(token && link.includes(token)))
+  return { ...(apiTitle && { apiTitle }), ...(activationUrl && { activationUrl }) }
+}
+
+/** "Google Analytics Admin API has not been used in project 0 before or it is disabled." */
+const LEADING_API = /^(?!The )((?:[A-Z0-9][\w-]*\s){1,7}API)\b/
+const SERVICE_NAME = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/
+const MAX_LINK = 500
+
+/** The metadata of the ErrorInfo that says the service is disabled (or of the first one). */
+function serviceMetadata(details: unknown[]): Record<string, unknown> {
+  const infos = details.filter(
+    (d): d is { reason?: unknown; metadata: Record<string, unknown> } =>
+      typeof d === 'object' &&
+      d !== null &&
+      typeof (d as { metadata?: unknown }).metadata === 'object' &&
+      (d as { metadata?: unknown }).metadata !== null,
+  )
+  const info = infos.find((d) => DISABLED_REASONS.includes(d.reason as string)) ?? infos[0]
+  return info?.metadata ?? {}
+}
+
+/** The `links[].url` of google.rpc.Help details. */
+function helpLinks(details: unknown[]): unknown[] {
+  return details.flatMap((detail) => {
+    const links = (detail as { links?: unknown } | null)?.links
+    return Array.isArray(links)
+      ? links.slice(0, 5).map((link) => (link as { url?: unknown } | null)?.url)
+      : []
+  })
+}
+
+/** The https URLs in a message, without the full stop or comma that may end them. */
+const linksIn = (message: string) =>
+  (message.match(/https:\/\/[^\s"'<>]+/g) ?? []).map((url) => url.replace(/[.,;:)]+$/, ''))
+
+/** A title of plain words, such as "Google Analytics Admin API". */
+function plainTitle(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const title = value.trim()
+  return /^[\p{L}\p{N}][\p{L}\p{N} .&()'’-]{0,99}$/u.test(title) ? title : undefined
+}
+
+/** `candidate` as a link to the provider's console: https, one of `hosts`, nothing else. */
+function consoleLink(candidate: unknown, hosts: readonly string[]): string | undefined {
+  if (typeof candidate !== 'string' || candidate.length > MAX_LINK) return undefined
+  let url: URL
+  try {
+    url = new URL(candidate)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.port) return undefined
+  if (!hosts.includes(url.hostname)) return undefined
+  url.hash = ''
+  return url.href
+}
+
+/**
  * The period of a quota the provider says is used up: a daily limit by its reason, or any quota
  * whose message names its day or hour ("Queries per day", "Exhausted property tokens per hour").
  * A limit per minute or second is a limit on the rate, and has none.
@@ -156,6 +254,7 @@ function quotaPeriodOf(provider: ProviderErrorBody): QuotaPeriod | undefined {
  * provider being unavailable, and must be retried as such).
  *
  * `token` is the bearer token the request carried: it never reaches `providerMessage`.
+ * `consoleHosts` are the provider's console's, where an API not enabled may be linked to.
  *
  * `idempotent` matters for 500, 502 and 504 only: for a change, such an answer does not say
  * whether the change was made (the provider may have failed after making it, a gateway may have
@@ -167,6 +266,7 @@ export function errorForAnswer(
   idempotent: boolean,
   retryAfterSeconds: number | undefined,
   token: string,
+  consoleHosts: readonly string[] = [],
 ): UpstreamApiError {
   const provider = readProviderError(body)
   const details: UpstreamApiErrorDetails = {
@@ -201,7 +301,7 @@ export function errorForAnswer(
     return new UpstreamApiError(
       'api_disabled',
       `The provider has not enabled this service's API for the connector's client (HTTP ${status}): its operator must enable it.`,
-      details,
+      { ...details, ...disabledApiOf(provider!, consoleHosts, token) },
     )
   if (limit?.kind === 'quota_exhausted')
     return new UpstreamApiError(

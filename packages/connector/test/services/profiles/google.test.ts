@@ -1,7 +1,13 @@
+import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { assistantV2, textOf } from '../../mcp/approval-clients.js'
 import { taskFixtures } from '../../mcp/fixtures.js'
-import { connectorForSuite, csrfOf, type Person } from '../../support/connector.js'
+import {
+  AuthorizationStopped,
+  connectorForSuite,
+  csrfOf,
+  type Person,
+} from '../../support/connector.js'
 import type { ProviderRequest } from '../../support/provider-log.js'
 
 /**
@@ -12,7 +18,11 @@ import type { ProviderRequest } from '../../support/provider-log.js'
  * through: vitest.config.ts.)
  */
 
-const suite = connectorForSuite({ profile: 'google' })
+const lines: string[] = []
+const suite = connectorForSuite({
+  profile: 'google',
+  options: { log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) },
+})
 const { seed, upstreamCalls } = taskFixtures(suite)
 let people = 0
 
@@ -45,7 +55,54 @@ async function works(
   return res.status === 200 && res.body?.result?.isError !== true
 }
 
+/** The one paragraph of a problem page, as the person reads it. */
+const problemOf = (page: string) =>
+  /<p>([^<]*)<\/p>/.exec(page)?.[1]?.replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+
+/** The operator's line about a refusal at Google's page, since `from`. */
+const deniedLines = (from: number) =>
+  lines
+    .slice(from)
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.error === 'access_denied')
+
+const NOT_A_TESTER =
+  "If Google said that the app is being tested and you are not one of its testers, the connector's operator must first add your Google address under Google Auth Platform → Audience → Test users."
+const OPERATOR_NOT_A_TESTER =
+  'Google answered access_denied: the person declined, or the app is in Testing mode and they are not one of its test users: add their Google address under Google Auth Platform → Audience → Test users'
+
 describe('the Google profile', () => {
+  it('refused on Google’s page (declined, or not a test user): the page says what the operator must add, and so does the log', async () => {
+    const client = await suite.registerClient()
+    const person = suite.person(`google-not-a-tester-${++people}`)
+    const logged = lines.length
+    const stopped = await person
+      .authorize(suite.authorizationUrl(client, 'tasks', suite.pkce()), { provider: 'Deny' })
+      .catch((error: unknown) => error)
+    expect(stopped).toBeInstanceOf(AuthorizationStopped)
+    const { status, url, page } = stopped as AuthorizationStopped
+    expect([status, new URL(url).pathname]).toEqual([400, '/upstream/callback'])
+    expect(problemOf(page)).toBe(
+      `You declined on the provider's page, so nothing was connected; start again from your assistant. ${NOT_A_TESTER}`,
+    )
+    expect(deniedLines(logged)).toEqual([
+      expect.objectContaining({ level: 30, kind: 'authorization', msg: OPERATOR_NOT_A_TESTER }),
+    ])
+  })
+
+  it('refused on Google’s page when signing in to /connections: the same, to sign in again', async () => {
+    const person = suite.person(`google-not-a-tester-${++people}`)
+    const logged = lines.length
+    const end = await person.signInToConnections({ provider: 'Deny' })
+    expect(end.status).toBe(400)
+    expect(problemOf(end.text)).toBe(
+      `You declined on the provider's page, so nothing was connected; sign in again. ${NOT_A_TESTER}`,
+    )
+    expect(deniedLines(logged)).toEqual([
+      expect.objectContaining({ kind: 'sign-in', msg: OPERATOR_NOT_A_TESTER }),
+    ])
+  })
+
   it('asks Google for openid and the one service, offline with a fresh consent, PKCE S256, never incremental', async () => {
     const person = suite.person(`google-ask-${++people}`)
     const { consentUrl, html } = await suite.openConsent(person)

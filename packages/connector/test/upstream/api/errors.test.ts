@@ -212,7 +212,11 @@ type Dialect = (typeof DIALECTS)[number]
 /** The client and a person of their own, calling one tool's operation in `dialect`. */
 async function caller(dialect: Dialect, scopes: string[]) {
   const { apiBase } = dialect.upstream()
-  const api = apiFor(sandbox, { apiBase, systemQuery: dialect.profile.systemQuery })
+  const api = apiFor(sandbox, {
+    apiBase,
+    systemQuery: dialect.profile.systemQuery,
+    consoleHosts: dialect.profile.consoleHosts,
+  })
   const user = newUser('limits')
   const grant = await grantFor(sandbox, user, scopes)
   /** Calls the tool `name`'s operation: a read unless told. */
@@ -319,7 +323,33 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
       expect(error.providerMessage).toMatch(
         /Google Analytics Data API has not been used .* disabled/,
       )
+      expect(error.apiTitle).toBe('Google Analytics Data API')
       expect(await requests(sandbox, since)).toHaveLength(1)
+    })
+
+    // Google's link is passed on only under the Google profile, whose console it is.
+    it('an API switched off in the project (the control API): named, with Google’s link under the Google profile only', async () => {
+      const c = await caller(dialect, ['analytics.readonly'])
+      await sandbox.request('POST', '/_sandbox/apis', {
+        body: { disabled: ['analyticsadmin.googleapis.com'] },
+      })
+      try {
+        const since = await requestCount(sandbox)
+        const error = await apiError(c.call('analytics', 'list_account_summaries'))
+        expect(error).toMatchObject({
+          kind: 'api_disabled',
+          status: 403,
+          apiTitle: 'Google Analytics Admin API',
+        })
+        expect(error.activationUrl).toBe(
+          dialect.name === 'google'
+            ? 'https://console.developers.google.com/apis/api/analyticsadmin.googleapis.com/overview?project=0'
+            : undefined,
+        )
+        expect(await requests(sandbox, since)).toHaveLength(1)
+      } finally {
+        await sandbox.request('POST', '/_sandbox/apis', { body: { disabled: [] } })
+      }
     })
 
     describe('a property’s tokens spent', () => {
@@ -543,5 +573,114 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
     [403, undefined, 'permission'],
   ])('%i %j is %s', (status, body, kind) => {
     expect(errorForAnswer(status, body, true, undefined, 'token').kind).toBe(kind)
+  })
+})
+
+describe('an API not enabled: which, and Google’s link to enable it', () => {
+  const CONSOLE = GOOGLE_PROFILE.consoleHosts!
+  const ACTIVATION =
+    'https://console.developers.google.com/apis/api/analyticsadmin.googleapis.com/overview?project=123'
+  const disabled = (message: string, details: unknown[] = [], errors?: unknown[]) => ({
+    error: { code: 403, message, status: 'PERMISSION_DENIED', details, ...(errors && { errors }) },
+  })
+  const info = (metadata: Record<string, string>) => ({
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: 'SERVICE_DISABLED',
+    domain: 'googleapis.com',
+    metadata,
+  })
+  const read = (body: unknown, hosts: readonly string[] = CONSOLE, token = 'tok') =>
+    errorForAnswer(403, body, true, undefined, token, hosts)
+
+  it('a newer body: the ErrorInfo’s serviceTitle and activationUrl (before the Help link and the message)', () => {
+    const error = read(
+      disabled(
+        'Analytics Admin API has not been used in project 123 before or it is disabled. Enable it by visiting https://console.cloud.google.com/apis/library then retry.',
+        [
+          info({
+            service: 'analyticsadmin.googleapis.com',
+            serviceTitle: 'Google Analytics Admin API',
+            activationUrl: ACTIVATION,
+            consumer: 'projects/123',
+          }),
+          {
+            '@type': 'type.googleapis.com/google.rpc.Help',
+            links: [{ description: 'activation', url: 'https://console.cloud.google.com/help' }],
+          },
+        ],
+      ),
+    )
+    expect(error).toMatchObject({
+      kind: 'api_disabled',
+      apiTitle: 'Google Analytics Admin API',
+      activationUrl: ACTIVATION,
+    })
+  })
+
+  it('an older body: the title the message begins with, and the link in it (without its full stop)', () => {
+    const error = read(
+      disabled(
+        `Google Tasks API has not been used in project 123 before or it is disabled. Enable it by visiting ${ACTIVATION}.`,
+        [],
+        [{ reason: 'accessNotConfigured', domain: 'usageLimits' }],
+      ),
+    )
+    expect(error).toMatchObject({ apiTitle: 'Google Tasks API', activationUrl: ACTIVATION })
+  })
+
+  it('a Help link when the ErrorInfo has none; the service’s name when nothing gives a title', () => {
+    const error = read(
+      disabled('The API is disabled.', [
+        info({ service: 'analyticsadmin.googleapis.com' }),
+        { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ url: ACTIVATION }] },
+      ]),
+    )
+    expect(error).toMatchObject({
+      apiTitle: 'analyticsadmin.googleapis.com API',
+      activationUrl: ACTIVATION,
+    })
+  })
+
+  it.each([
+    ['http, not https', ACTIVATION.replace('https:', 'http:')],
+    ['another host', 'https://console.example.com/apis/api/x/overview'],
+    ['a host that only begins like the console’s', 'https://console.cloud.google.com.example.com/'],
+    ['credentials before the host', 'https://console.cloud.google.com@example.com/'],
+    ['a user name at the console', 'https://someone@console.cloud.google.com/apis'],
+    ['a port', 'https://console.cloud.google.com:8443/apis'],
+    ['a script', 'javascript:alert(1)//console.cloud.google.com'],
+    ['the bearer token in it', `${ACTIVATION}&t=tok`],
+  ])('no link from %s, wherever it is', (_, url) => {
+    const body = disabled(
+      `Google Tasks API is disabled. Enable it by visiting ${url} then retry.`,
+      [
+        info({ service: 'tasks.googleapis.com', activationUrl: url }),
+        { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ url }] },
+      ],
+    )
+    const error = read(body)
+    expect(error.kind).toBe('api_disabled')
+    expect(error.apiTitle).toBe('Google Tasks API')
+    expect(error.activationUrl).toBeUndefined()
+  })
+
+  it('no link at all without the profile’s console hosts (the generic provider)', () => {
+    const body = disabled('x', [
+      info({ service: 'tasks.googleapis.com', activationUrl: ACTIVATION }),
+    ])
+    expect(read(body, []).activationUrl).toBeUndefined()
+    expect(errorForAnswer(403, body, true, undefined, 'tok').activationUrl).toBeUndefined()
+  })
+
+  it('a title that is not plain words is not taken', () => {
+    const error = read(
+      disabled('<b>Evil</b> API has not been used', [
+        info({
+          service: 'tasks.googleapis.com',
+          serviceTitle: 'Google <script>alert(1)</script> API',
+        }),
+      ]),
+    )
+    expect(error.apiTitle).toBe('tasks.googleapis.com API')
   })
 })

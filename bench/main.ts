@@ -8,6 +8,7 @@ import { benchOutages } from './outages.js'
 import { node24 } from './runtime.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
+import { benchToolSteps } from './tool-steps.js'
 import { benchViews } from './views.js'
 
 /** `npm run bench`: every figure of docs/design.md, "Performance", one JSON object a line. */
@@ -19,6 +20,8 @@ await benchConnectorTools()
 const production = await node24()
 if (production) await benchConnectorTools(production)
 await benchMcpHandler()
+await benchToolSteps()
+if (production) await benchToolSteps(production)
 await benchSearch()
 await benchAnalytics()
 await benchOutages()

@@ -24,6 +24,7 @@ import { runDay } from './organization/day.js'
 import { batch, emitLatency, interleaved } from './organization/latency.js'
 import { connect, join, organization, seed } from './organization/people.js'
 import { largestRssMb, readReplicas, since } from './organization/readings.js'
+import { measureSteps } from './organization/steps.js'
 import { liftSandboxQuotas, setSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
 
@@ -176,6 +177,7 @@ export async function benchOrganization(): Promise<void> {
     emitPass('1k', await loadPass(replicas, everyone, lifted))
     await measureCalls(everyone, sandbox.url, replicas)
     await measureChanges(flow.url, people.slice(1, 1 + CHANGES), replicas)
+    await measureSteps(replicas, flow.url, everyone, '_organization')
     say('calls measured')
 
     // 5. More grants.

@@ -131,4 +131,6 @@ export interface MetricsConfig {
    * all. A port the operator set that cannot be had stops the start.
    */
   optional?: boolean
+  /** Count each step of every tool call's CPU time and statements (METRICS_TOOL_STEPS=1). */
+  toolSteps?: boolean
 }

@@ -189,6 +189,14 @@ export const CONNECTOR_VARIABLES = declareVariables({
     summary: 'A bearer token every scrape must send.',
     details: 'At least 16 characters: `openssl rand -hex 32` makes one.',
   },
+  METRICS_TOOL_STEPS: {
+    kind: flag,
+    fallback: false,
+    summary:
+      '`1` counts the CPU time and PostgreSQL statements of each step of every tool call ' +
+      '(`countersign_tool_step_*`), to find which step costs what.',
+    details: 'For profiling: each step then reads the process CPU clock twice.',
+  },
   AUDIT_RETENTION_DAYS: {
     kind: wholeNumber(1, 3650, 'of days'),
     fallback: DEFAULT_AUDIT_RETENTION_DAYS,

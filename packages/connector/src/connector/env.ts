@@ -143,6 +143,7 @@ function metricsOf(env: Environment, publicPort: number): MetricsConfig | undefi
   const token = read(env, V.METRICS_TOKEN)
   const metrics: MetricsConfig = token === undefined ? { port, host } : { port, host, token }
   if (!isSet(env, V.METRICS_PORT)) metrics.optional = true
+  if (read(env, V.METRICS_TOOL_STEPS)) metrics.toolSteps = true
   return metrics
 }
 

@@ -186,7 +186,10 @@ export async function startConnector(
   const publicUrl = config.publicUrl || localUrl
   const settled: ConnectorConfig = { ...config, publicUrl }
 
-  const metrics = new Metrics({ processMetrics: config.metrics !== undefined })
+  const metrics = new Metrics({
+    processMetrics: config.metrics !== undefined,
+    toolSteps: config.metrics?.toolSteps,
+  })
   let metricsServer: MetricsServer | undefined
   let store: Store | undefined
   const storeAway = new StoreAwayReport(metrics, log.child({ component: 'store' }))

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { ServiceName, SharedQuotaName } from '../config/config.js'
+import { StepCosts } from './step-costs.js'
 import {
   APPROVAL_CHANNELS,
   APPROVAL_DECISIONS,
@@ -50,6 +51,8 @@ export interface MetricsOptions {
    * that serves its metrics asks for them.
    */
   processMetrics?: boolean
+  /** Count each step of every tool call's CPU time and statements (METRICS_TOOL_STEPS=1). */
+  toolSteps?: boolean
 }
 
 /** Seconds: from a fast read (a few ms) to the upstream deadline (10 s). */
@@ -152,9 +155,14 @@ export class Metrics {
   readonly #storeAway: Counter<'surface'>
   readonly #storeConnectionErrors: Counter
   readonly #storeUp: Gauge
+  #statementsSent = 0
+  /** What each step of a tool call costs, when counted (METRICS_TOOL_STEPS=1); else undefined. */
+  readonly stepCosts: StepCosts | undefined
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.#registry]
+    if (options.toolSteps)
+      this.stepCosts = new StepCosts(this.#registry, () => this.#statementsSent)
     if (options.processMetrics) collectDefaultMetrics({ register: this.#registry })
 
     this.#toolCalls = new Counter({
@@ -431,6 +439,7 @@ export class Metrics {
 
   /** One statement sent to PostgreSQL: the store's pool tells of each (openStore's `onStatement`). */
   storeStatement(): void {
+    this.#statementsSent++
     this.#storeStatements.inc()
   }
 

@@ -54,6 +54,8 @@ export interface ReplicaSetOptions {
   profile?: ProfileName
   /** More environment for every replica (lower rate limits, say). */
   env?: Record<string, string>
+  /** The Node that runs each replica, where not this process's (the bench's Node 24). */
+  command?: string
   /** The connector as Node's arguments: from its sources (PROGRAMS.connector) unless told. */
   program?: readonly string[]
   /** Each replica serves /metrics on a port of its own (off unless told). */
@@ -117,18 +119,24 @@ export async function startReplicas(options: ReplicaSetOptions): Promise<Replica
   const start = async (i: number) => {
     const started: ChildProcess[] = []
     try {
-      const { pid } = await startProcess(started, program, ports[i]!, {
-        SANDBOX_PUBLIC_URL: sandbox.url,
-        ...(profile === 'google' && upstreamEnvironment(upstreamOf(sandbox, profile))),
-        PORT: String(ports[i]),
-        PUBLIC_URL: url,
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: join(dataDir, `replica-${i}`),
-        VAULT_KEY: vaultKey,
-        LOG_LEVEL: 'warn',
-        ...(options.metrics && { METRICS_PORT: String(metricsPorts[i]) }),
-        ...env,
-      })
+      const { pid } = await startProcess(
+        started,
+        program,
+        ports[i]!,
+        {
+          SANDBOX_PUBLIC_URL: sandbox.url,
+          ...(profile === 'google' && upstreamEnvironment(upstreamOf(sandbox, profile))),
+          PORT: String(ports[i]),
+          PUBLIC_URL: url,
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: join(dataDir, `replica-${i}`),
+          VAULT_KEY: vaultKey,
+          LOG_LEVEL: 'warn',
+          ...(options.metrics && { METRICS_PORT: String(metricsPorts[i]) }),
+          ...env,
+        },
+        options.command ? { command: options.command } : {},
+      )
       processes[i] = {
         url: `http://127.0.0.1:${ports[i]}`,
         pid,

@@ -1,0 +1,44 @@
+import { between, type StepCosts } from '../../metrics/step-costs.js'
+import type { Ended, Step, ToolCall } from './context.js'
+
+/**
+ * The steps as one function, each handing on to the next, in the order given (as Hono's
+ * `compose` runs middleware). The last step ends every call: one that hands on is a fault.
+ * With `costs`, each step's own CPU time and statements are counted: what it used from its
+ * start to its end, less what the steps it handed on to used.
+ */
+export function compose(
+  steps: readonly Step[],
+  costs?: StepCosts,
+): (call: ToolCall) => Promise<Ended> {
+  const run = (call: ToolCall, index: number): Promise<Ended> => {
+    const step = steps[index]
+    if (!step) return Promise.reject(new Error('the last step of a tool call handed it on'))
+    if (!costs) return step.run(call, () => run(call, index + 1))
+    return measured(costs, step, call, () => run(call, index + 1))
+  }
+  return (call) => run(call, 0)
+}
+
+async function measured(
+  costs: StepCosts,
+  step: Step,
+  call: ToolCall,
+  next: () => Promise<Ended>,
+): Promise<Ended> {
+  let after = { cpuMicros: 0, statements: 0 }
+  const start = costs.read()
+  try {
+    return await step.run(call, async () => {
+      const handed = costs.read()
+      try {
+        return await next()
+      } finally {
+        after = between(handed, costs.read())
+      }
+    })
+  } finally {
+    const whole = between(start, costs.read())
+    costs.add(step.name, between(after, whole))
+  }
+}

@@ -4,14 +4,14 @@ import { emit } from '../stats.js'
 import { approvedCreate, type Member } from './calls.js'
 import { batch } from './latency.js'
 
-/** Reads measured, one at a time (after as many to warm up), and changes after them. */
+/** Reads measured, one at a time, and changes after them. */
 const READS = 400
 const CHANGES = 20
 
 /**
  * What each step of a tool call costs (METRICS_TOOL_STEPS=1; src/mcp/steps/order.ts): the
- * replicas restarted with the steps counted, reads one at a time so that each step's CPU time is
- * its own, then changes approved in the client; each step's CPU time a read, and the PostgreSQL
+ * replicas restarted with the steps counted, warmed up, reads one at a time so that each step's
+ * CPU time is its own, then changes approved in the client; each step's CPU time a read, and the PostgreSQL
  * statements it sends a read and a change. `suffix` tells one node from an organization. The
  * replicas are restarted without the count after.
  */
@@ -25,7 +25,9 @@ export async function measureSteps(
   try {
     let turn = 0
     const next = () => people[turn++ % people.length]!.read
-    await batch(next, 1, READS)
+    // Warmed up until every replica has served every person (the front takes turns): what a
+    // replica reads once of a person a day (their count of the quota) is not a read's cost.
+    await batch(next, 1, Math.max(READS, people.length * replicas.processes.length))
     const before = await stepReadings(replicas)
     await batch(next, 1, READS)
     const reads = since(before, await stepReadings(replicas))

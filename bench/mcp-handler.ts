@@ -63,6 +63,7 @@ export async function benchMcpHandler(): Promise<void> {
     coverage: EVERY_ONE,
     coverageNow: async () => EVERY_ONE,
     join: async () => {},
+    endForStoreAway: () => {},
   }
   const authInfo: AuthInfo = { token: 'bench', clientId: 'bench', scopes: [], extra: { grant } }
   const quiet = () => {}

@@ -33,6 +33,7 @@ import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
+import type { RequestEnd } from './grant-access.js'
 import { serviceHandler } from './handler.js'
 import type { AnswerBox } from './answer-box.js'
 import { LegacyQuestions, type Answer } from './legacy-questions.js'
@@ -179,20 +180,22 @@ export function mcpRoutes(deps: McpEndpointDeps) {
         authInfo: { ...auth.authInfo, extra: { grant, ...(session && { session }) } },
         parsedBody: body.parsed,
       })
-      // The provider revoked the credential while this request used it: the grant is gone, and
-      // the answer says so with a 401 rather than a tool error.
-      const ended = () => deps.authenticator.grantEnded(service, grant.revoked!.message)
-      if (grant.revoked) return ended()
-      // The database went away during a call, before anything was sent: told to retry.
-      if (grant.storeAway) return storeAway(grant.storeAway)
+      // A call found the credential revoked (401: the grant is gone), or the database away
+      // before anything was sent (503: try again); else the answer as it is.
+      const ending = (end: RequestEnd) =>
+        end.kind === 'revoked'
+          ? deps.authenticator.grantEnded(service, end.error.message)
+          : storeAway(end.error)
+      if (grant.end) return ending(grant.end)
       if (legacy && response.ok) {
         const session = legacy.sessions.mint(grant.link.grantId, declaredAtInitialize(body.parsed))
         if (session) response.headers.set('Mcp-Session-Id', session)
       }
+      // A streamed answer: decided by what the calls found before its first event.
       return holdFirstEvent(
         response,
-        () => grant.revoked !== undefined || grant.storeAway !== undefined,
-        () => (grant.revoked ? ended() : storeAway(grant.storeAway)),
+        () => grant.end !== undefined,
+        () => ending(grant.end!),
       )
     }
   }

@@ -44,11 +44,19 @@ export interface ToolGrant extends ApiGrant {
   /** A list the assistant made joins a grant of chosen ones; a grant of every one is left. */
   join(id: string): Promise<void>
   /**
-   * Set when the database could not be reached during a call, before anything was sent to the
-   * provider: the request is then answered 503 (endpoint.ts).
+   * The database could not be reached during a call, before anything was sent to the provider:
+   * the request is then answered 503 (endpoint.ts).
    */
-  storeAway?: unknown
+  endForStoreAway(error: unknown): void
 }
+
+/**
+ * How a request must end whatever its JSON-RPC answer says, once a call found out: the provider
+ * revoked the credential (401, to connect again), or the database went away (503, to retry).
+ * The first end found holds.
+ */
+export type RequestEnd =
+  { kind: 'revoked'; error: GrantRevokedError } | { kind: 'store_away'; error: unknown }
 
 /** What a request's grant needs of the grants. */
 export type GrantRecords = Pick<Grants, 'endGrantsOfCredential' | 'linkOf' | 'cover'>
@@ -58,12 +66,18 @@ export const grantOf = (ctx: ServerContext) =>
   ctx.http?.authInfo?.extra?.grant as ToolGrant | undefined
 
 export class RequestGrant {
-  /** Set once the provider said the credential is revoked: the answer becomes 401. */
-  revoked: GrantRevokedError | undefined
-  /** Set when the database was away during a call, before anything was sent: 503. */
-  storeAway: unknown
+  #end: RequestEnd | undefined
   /** The credential's row as read with the token, for the first upstream call only. */
   #read: SealedCredential | undefined
+
+  /** How the request must end, once a call found out (RequestEnd); undefined while none did. */
+  get end(): RequestEnd | undefined {
+    return this.#end
+  }
+
+  endForStoreAway(error: unknown): void {
+    this.#end ??= { kind: 'store_away', error }
+  }
 
   /** The person, as the provider knows them: whose calls these are (upstream/api/policy.ts). */
   get person(): string {
@@ -124,8 +138,9 @@ export class RequestGrant {
     } catch (error) {
       if (!(error instanceof CredentialRevokedError)) throw error
       await this.grants.endGrantsOfCredential(error.credentialId)
-      this.revoked = new GrantRevokedError(reconnectMessage(this.link, error), { cause: error })
-      throw this.revoked
+      const revoked = new GrantRevokedError(reconnectMessage(this.link, error), { cause: error })
+      this.#end ??= { kind: 'revoked', error: revoked }
+      throw revoked
     }
   }
 }

@@ -126,7 +126,7 @@ describe('a credential revoked at the provider', () => {
     const error = await callProvider(again).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(GrantRevokedError)
     expect((error as Error).message).toMatch(/connect the service again/)
-    expect(again.revoked).toBe(error)
+    expect(again.end).toEqual({ kind: 'revoked', error })
 
     const ping = await suite.mcp('tasks', tokens.access_token)
     expect(ping.status).toBe(401)

@@ -34,6 +34,7 @@ const grant = {
   coverage: EVERY_ONE,
   coverageNow: async () => EVERY_ONE,
   join: async () => {},
+  endForStoreAway: () => {},
 }
 const caller = { grant }
 const task = {

@@ -30,7 +30,7 @@ async function failed(call: ToolCall, error: unknown): Promise<Ended> {
     // Only the steps before the change is sent use the store (what follows it, the trail and a
     // list joining its grant, never throws): nothing was made, and the request is answered
     // 503, to be tried again (endpoint.ts).
-    call.need('grant').storeAway = error
+    call.need('grant').endForStoreAway(error)
     return { outcome: 'internal_error', result: internalFailure() }
   }
   const approved = call.var.approvalId !== undefined

@@ -42,6 +42,19 @@ export async function measureSteps(
       if (outcome !== 'ok') throw new Error(`a change measured by step ended ${outcome}`)
     }
     const changed = since(beforeChanges, await stepReadings(replicas))
+    // What a call sends outside its steps: the request's authentication, and what runs beside.
+    const inSteps = (readings: StepReadings) =>
+      Object.values(readings.statements).reduce((sum, value) => sum + value, 0)
+    emit(
+      `step_statements_read_outside${suffix}`,
+      (reads.total - inSteps(reads)) / READS,
+      'statements',
+    )
+    emit(
+      `step_statements_change_outside${suffix}`,
+      (changed.total - inSteps(changed)) / changes.length,
+      'statements',
+    )
     for (const { name } of TOOL_CALL_STEPS) {
       emit(`step_cpu_us_read_${name}${suffix}`, ((reads.cpu[name] ?? 0) * 1e6) / READS, 'µs')
       emit(
@@ -63,13 +76,16 @@ export async function measureSteps(
 interface StepReadings {
   cpu: Record<string, number>
   statements: Record<string, number>
+  /** Every statement the replicas sent, in the steps or not. */
+  total: number
 }
 
 /** Every replica's step counters so far, added up by step. */
 async function stepReadings(replicas: ReplicaSet): Promise<StepReadings> {
-  const readings: StepReadings = { cpu: {}, statements: {} }
+  const readings: StepReadings = { cpu: {}, statements: {}, total: 0 }
   for (const { metricsUrl } of replicas.processes) {
     const text = await (await fetch(metricsUrl!)).text()
+    readings.total += Number(/^countersign_store_statements_total (\S+)$/m.exec(text)?.[1] ?? 0)
     add(readings.cpu, text, 'countersign_tool_step_cpu_seconds_total')
     add(readings.statements, text, 'countersign_tool_step_statements_total')
   }
@@ -88,5 +104,6 @@ function since(before: StepReadings, after: StepReadings): StepReadings {
   return {
     cpu: minus(after.cpu, before.cpu),
     statements: minus(after.statements, before.statements),
+    total: after.total - before.total,
   }
 }

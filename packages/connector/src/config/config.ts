@@ -36,6 +36,10 @@ export interface UpstreamConfig {
   apiBase: Record<ApiName, string>
 }
 
+/** What the person knows the provider as ("Sign in with Google"): its name, else its host. */
+export const providerNameOf = (upstream: Pick<UpstreamConfig, 'name' | 'authorizationUrl'>) =>
+  upstream.name || new URL(upstream.authorizationUrl).host
+
 /** The rate limits by name: the prefix of their keys in the store, and their metric's label. */
 export const RATE_LIMIT_NAMES = ['registration', 'token', 'tool_call'] as const
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number]

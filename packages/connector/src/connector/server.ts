@@ -48,6 +48,7 @@ import {
   DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_QUOTAS,
   DEFAULT_RATE_LIMITS,
+  providerNameOf,
   type ConnectorConfig,
   type RateLimitName,
 } from '../config/config.js'
@@ -351,7 +352,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       ? c.json({ status: 'ready' })
       : c.json({ status: 'database unreachable' }, 503, { 'Retry-After': '1' })
   })
-  const providerName = config.upstream.name || new URL(config.upstream.authorizationUrl).host
+  const providerName = providerNameOf(config.upstream)
   app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
   const account = accountRoutes({
     publicUrl: config.publicUrl,

@@ -4,6 +4,7 @@ import { covers, type Coverage } from '../auth/coverage.js'
 import { offerThrough, type OfferDeps } from '../auth/offer.js'
 import type { Offer } from '../pages/choice-page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
+import { Recent } from '../services/recent.js'
 import type { ToolGrant } from './grant-access.js'
 
 /**
@@ -25,18 +26,15 @@ const KEPT_MS = 60_000
 /** At most this many grants' names are kept; the oldest go first. */
 const GRANTS_KEPT = 10_000
 
-interface Kept {
-  at: number
-  offer: Offer
-}
-
 export class GrantNames {
-  readonly #kept = new Map<string, Kept>()
+  readonly #kept: Recent<Offer>
 
   constructor(
     private readonly deps: Pick<OfferDeps, 'api' | 'profile'> & { log: Logger },
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.#kept = new Recent(KEPT_MS, GRANTS_KEPT, now)
+  }
 
   /**
    * Every resource the grant covers, in the provider's order (by account, for properties), named
@@ -56,17 +54,13 @@ export class GrantNames {
   }
 
   #known(service: ServiceName, grant: ToolGrant): Offer | undefined {
-    const kept = this.#kept.get(keyOf(service, grant))
-    return kept && this.now() - kept.at < KEPT_MS ? kept.offer : undefined
+    return this.#kept.get(keyOf(service, grant))
   }
 
   async #read(service: ServiceName, grant: ToolGrant): Promise<Offer | undefined> {
     try {
       const offer = await offerThrough(this.deps, service, grant)
-      const key = keyOf(service, grant)
-      this.#kept.delete(key)
-      this.#kept.set(key, { at: this.now(), offer })
-      if (this.#kept.size > GRANTS_KEPT) this.#kept.delete(this.#kept.keys().next().value!)
+      this.#kept.set(keyOf(service, grant), offer)
       return offer
     } catch (error) {
       // A revoked credential ends the grant on the way (grant-access.ts): the request says so.
@@ -99,9 +93,7 @@ function idsOf(service: ServiceName, coverage: Coverage): Named[] | undefined {
 }
 
 /** What a tool's field takes for a kept id: a property's number for `properties/N`. */
-function fieldValue(service: ServiceName): (id: string) => string {
-  return service === 'analytics' ? (id) => id.replace(/^properties\//, '') : (id) => id
-}
+const fieldValue = (service: ServiceName) => SERVICES[service].resource.valueOfId ?? String
 
 /**
  * The named, closest to what a call gave first: its value exactly, then a name containing it

@@ -37,6 +37,8 @@ export interface GrantedResource {
   titledIn: string
   /** The id a grant keeps for a field's value, where the two differ (a property's number). */
   idOf?: (value: string) => string
+  /** The other way: what a field takes for an id the grant keeps. */
+  valueOfId?: (id: string) => string
 }
 
 /** At most this many of a grant's lists, sites or properties are named in a tool's schema. */
@@ -108,6 +110,7 @@ export const SERVICES: Readonly<Record<ServiceName, ServiceInfo>> = {
       fields: ['propertiesId'],
       titledIn: 'run_report',
       idOf: (value) => `properties/${value}`,
+      valueOfId: (id) => id.replace(/^properties\//, ''),
     },
     readScope: 'analytics.readonly',
     scopes: [

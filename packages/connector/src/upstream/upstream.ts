@@ -1,4 +1,3 @@
-import { redirectUriOf } from './redirect-uri.js'
 import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../config/config.js'
 import type { Metrics } from '../metrics/metrics.js'
@@ -19,6 +18,7 @@ import { TokenRefresher } from './refresh.js'
 import { revokeAndErase, type DisconnectDeps } from './revocation.js'
 import { beginSignIn, completeSignIn, type CompletedSignIn } from './sign-in.js'
 import { StoredTokenSets } from './stored-token-set.js'
+import { redirectUriOf } from './redirect-uri.js'
 
 export interface UpstreamDeps {
   config: UpstreamConfig

@@ -56,7 +56,6 @@ async function googleEnvironment(overrides: Record<string, string> = {}) {
       clientId: CLIENT_ID,
       clientSecret: SECRET,
     }),
-    UPSTREAM_ANALYTICS_ADMIN_URL: `${sandbox.googleUrl}/v1beta`,
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,

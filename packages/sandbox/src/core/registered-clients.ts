@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import { hashSecret } from './secrets.js'
 
 export const clientRegistration = z.strictObject({
   clientId: z.string().min(1).max(200),
@@ -35,4 +36,4 @@ export class RegisteredClients {
 }
 
 /** Digests of equal length, so that the comparison takes the same time whatever was sent. */
-const digest = (secret: string) => createHash('sha256').update(secret).digest()
+const digest = (secret: string) => Buffer.from(hashSecret(secret))

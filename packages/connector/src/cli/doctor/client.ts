@@ -1,4 +1,4 @@
-import type { UpstreamConfig } from '../../config/config.js'
+import { providerNameOf, type UpstreamConfig } from '../../config/config.js'
 import type { ProviderRefusal } from '../../upstream/index.js'
 import { OAuthClient, redirectUriOf, UpstreamUnavailableError } from '../../upstream/index.js'
 import { fix, note, ok, type Finding } from './findings.js'
@@ -39,7 +39,7 @@ export async function clientAcceptedFinding(
   upstream: UpstreamConfig,
   publicUrl: string,
 ): Promise<Finding> {
-  const provider = upstream.name ?? new URL(upstream.tokenUrl).host
+  const provider = providerNameOf(upstream)
   const client = new OAuthClient({
     config: upstream,
     redirectUri: redirectUriOf(publicUrl),

@@ -1,4 +1,5 @@
 import type { Environment } from '@countersign/environment'
+import { providerNameOf } from '../../config/config.js'
 import { localOrigin } from '../../config/loopback.js'
 import { connectorEnvironment, type ConnectorEnvironment } from '../../connector/env.js'
 import { clientAcceptedFinding, clientFormFindings } from './client.js'
@@ -23,41 +24,40 @@ export async function runDoctor(env: Environment = process.env, signIn?: SignInO
   } catch (error) {
     return report([fix(`the configuration: ${(error as Error).message}`)])
   }
+  const { config } = read
+  const publicUrl = config.publicUrl || localOrigin(config.host, config.port)
   const findings: Finding[] = []
-  for (const check of checksOf(read)) findings.push(...(await guarded(check)))
+  for (const check of checksOf(read, publicUrl)) findings.push(...(await guarded(check)))
   if (read.upstream?.profile === 'google' && !signIn)
     findings.push(
       note(
         'Whether the four APIs are enabled, and your account may sign in, Google says only to someone signed in: `countersign doctor --sign-in` checks them',
       ),
     )
-  if (signIn) findings.push(...(await signInChecks(read, findings, signIn)))
+  if (signIn) findings.push(...(await signInChecks(read, publicUrl, findings, signIn)))
   return report(findings)
 }
 
 /** The sign-in, once everything else holds (it listens on PORT, and needs the client). */
 async function signInChecks(
   { config, upstream }: ConnectorEnvironment,
+  publicUrl: string,
   before: Finding[],
   options: SignInOptions,
 ): Promise<Finding[]> {
   if (!upstream) return [note('the sandbox provider: there is nothing to sign in to')]
   if (before.some((finding) => finding.verdict === 'fix'))
     return [note('no sign-in until the rest holds: fix the above, then run the doctor again')]
-  const publicUrl = config.publicUrl || localOrigin(config.host, config.port)
   return guarded(() => signInFindings(upstream, { ...config, publicUrl }, options))
 }
 
 type Check = () => Finding | Finding[] | Promise<Finding | Finding[]>
 
-function checksOf({ config, profile, upstream }: ConnectorEnvironment): Check[] {
-  const publicUrl = config.publicUrl || localOrigin(config.host, config.port)
+/** `publicUrl`: PUBLIC_URL, or the origin the connector would take from HOST and PORT. */
+function checksOf({ config, profile, upstream }: ConnectorEnvironment, publicUrl: string): Check[] {
   const provider: Check[] = upstream
     ? [
-        () =>
-          ok(
-            `the provider: ${upstream.name ?? new URL(upstream.tokenUrl).host} (UPSTREAM_PROFILE=${profile})`,
-          ),
+        () => ok(`the provider: ${providerNameOf(upstream)} (UPSTREAM_PROFILE=${profile})`),
         () => clientFormFindings(upstream),
         () => clientAcceptedFinding(upstream, publicUrl),
         () => endpointFindings(upstream),

@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein'
 import type { ProviderReader } from '../definition.js'
+import { Recent } from '../recent.js'
 import { filtersOf, type FilterExpression } from './filters.js'
 
 /**
@@ -26,9 +27,7 @@ interface PropertyNames {
 
 type Entry = { apiName?: unknown; deprecatedApiNames?: unknown }
 
-const TTL_MS = 5 * 60_000
-const MAX_PROPERTIES = 500
-const cache = new Map<string, { names: PropertyNames; until: number }>()
+const cache = new Recent<PropertyNames>(5 * 60_000, 500)
 
 async function readNames(provider: ProviderReader, propertiesId: string) {
   const body = (await provider.get('get_metadata', { propertiesId })) as Record<string, unknown>
@@ -45,9 +44,7 @@ async function readNames(provider: ProviderReader, propertiesId: string) {
       metrics: strings(metrics.flatMap((item) => listOf(item?.deprecatedApiNames))),
     },
   }
-  cache.delete(propertiesId)
-  if (cache.size >= MAX_PROPERTIES) cache.delete(cache.keys().next().value!)
-  cache.set(propertiesId, { names, until: Date.now() + TTL_MS })
+  cache.set(propertiesId, names)
   return names
 }
 
@@ -75,8 +72,7 @@ export async function checkNames(
   reports: readonly NamedFields[],
   prefixes: readonly string[] = [''],
 ): Promise<string | undefined> {
-  const cached = cache.get(propertiesId)
-  let names = cached && cached.until > Date.now() ? cached.names : undefined
+  let names = cache.get(propertiesId)
   const fresh = !names
   names ??= await readNames(provider, propertiesId)
   // Metadata of an unexpected shape: let the provider judge the names.

@@ -37,6 +37,9 @@ const SEEN =
 const DUE =
   'due is the day the task is scheduled (calendar visibility), not a deadline: only the date is kept and the time of day is dropped.'
 
+/** The read every change of a task makes first: its list, named on the approval. */
+const NAME_THE_LIST = { operation: 'get_task_list', what: 'the list, to name it' } as const
+
 const tasklist = tasklistId().describe(
   'Task list id (from list_task_lists), or "@default" for the default list.',
 )
@@ -81,7 +84,7 @@ export const createTask = defineTool(TASK_TABLE.create_task, {
   approval: {
     describe: describeCreateTask,
     reads: [
-      { operation: 'get_task_list', what: 'the list, to name it' },
+      NAME_THE_LIST,
       { operation: 'get_task', what: 'the parent, when given, to name it' },
       { operation: 'get_task', what: 'the previous task, when given, to name it' },
     ],
@@ -122,7 +125,7 @@ export const deleteTask = defineTool(TASK_TABLE.delete_task, {
     describe: describeDeleteTask,
     existing: 'get_task',
     reads: [
-      { operation: 'get_task_list', what: 'the list, to name it' },
+      NAME_THE_LIST,
       { operation: 'get_task', what: 'the task: its title, due day and status, and its etag' },
     ],
   },
@@ -249,7 +252,7 @@ export const moveTask = defineTool(TASK_TABLE.move_task, {
     describe: describeMoveTask,
     existing: 'get_task',
     reads: [
-      { operation: 'get_task_list', what: 'the list, to name it' },
+      NAME_THE_LIST,
       { operation: 'get_task', what: 'the task: its title and place, and its etag' },
       { operation: 'get_task_list', what: 'the destination list, when given, to name it' },
       { operation: 'get_task', what: 'the new parent, when given, to name it' },
@@ -309,7 +312,7 @@ export const updateTask = defineTool(TASK_TABLE.update_task, {
     describe: describeUpdateTask,
     existing: 'get_task',
     reads: [
-      { operation: 'get_task_list', what: 'the list, to name it' },
+      NAME_THE_LIST,
       { operation: 'get_task', what: 'the task: each field before the change, and its etag' },
     ],
   },

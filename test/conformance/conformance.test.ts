@@ -72,6 +72,9 @@ const SCENARIOS: Scenario[] = [
   { name: 'server-sse-multiple-streams', specVersion: '2026-07-28' },
 ]
 
+/** What the suite says when a stream it reads for a fixed time gave it nothing in that time. */
+const MISSED_WINDOW = /dropped|failed to (yield|receive|open)|timed out/i
+
 /** The first run downloads the suite (and, on Node 20, Node 24): minutes on a slow line. */
 const INSTALL_TIMEOUT_MS = 240_000
 /** The suite's own per-scenario bound is 30 s. */
@@ -108,16 +111,28 @@ describe.concurrent('the conformance suite', () => {
         `passes ${scenario.name} (${scenario.specVersion}) at /${service}/mcp`,
         async ({ expect }) => {
           const url = `${front.url}/${service}/mcp`
-          const run = await runScenario(
-            conformance,
-            { url, scenario: scenario.name, specVersion: scenario.specVersion, outputRoot },
-            SCENARIO_TIMEOUT_MS,
+          const once = async () => {
+            const run = await runScenario(
+              conformance,
+              { url, scenario: scenario.name, specVersion: scenario.specVersion, outputRoot },
+              SCENARIO_TIMEOUT_MS,
+            )
+            const failed = run.checks.filter(
+              (check) =>
+                (check.status === 'FAILURE' || check.status === 'WARNING') &&
+                !scenario.untestable?.[check.id]?.test(check.errorMessage ?? ''),
+            )
+            return { run, failed }
+          }
+          let { run, failed } = await once()
+          // Some checks read a stream for a fixed 500 ms or so: on a loaded machine, with the
+          // scenarios all running at once, an answer can come after it. A scenario whose only
+          // failures are such missed windows runs once more; a real failure fails both runs.
+          if (
+            failed.length > 0 &&
+            failed.every((check) => MISSED_WINDOW.test(check.errorMessage ?? ''))
           )
-          const failed = run.checks.filter(
-            (check) =>
-              (check.status === 'FAILURE' || check.status === 'WARNING') &&
-              !scenario.untestable?.[check.id]?.test(check.errorMessage ?? ''),
-          )
+            ({ run, failed } = await once())
           expect(failed.map(describeCheck), `${scenario.name} against ${url}`).toEqual([])
           if (scenario.mustReport) {
             expect(run.checks.map((check) => check.id)).toContain(scenario.mustReport)

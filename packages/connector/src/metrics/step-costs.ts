@@ -51,13 +51,12 @@ export class StepCosts {
 }
 
 /**
- * The main thread's CPU time where Node can tell it (24: `process.threadCpuUsage`), so that the
- * collector's and the thread pool's work during a step's awaits is not counted as the step's;
- * else the process's.
+ * The process's CPU time, which counts the collector's and the thread pool's work while a step
+ * awaits too. Not the main thread's alone (Node 24's `process.threadCpuUsage`): on Linux that
+ * clock moves by whole scheduler ticks, hundreds of microseconds at a time, so a step shorter
+ * than a tick would read nothing at all, or a tick.
  */
-const cpuUsage: () => NodeJS.CpuUsage =
-  (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(process) ??
-  (() => process.cpuUsage())
+const cpuUsage = () => process.cpuUsage()
 
 export interface StepReading {
   cpuMicros: number

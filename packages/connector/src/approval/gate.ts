@@ -110,6 +110,18 @@ export interface WaitingChange {
   expiresAt: number
 }
 
+/** The person's answer in the client, which an approval given there is also the use of. */
+export type ClientDecision =
+  | { ok: true; decision: 'declined' }
+  | {
+      ok: true
+      decision: 'approved'
+      /** As ConsumeResult's: the call goes now, with this etag as If-Match. */
+      approvalId: string
+      ifMatch?: string
+    }
+  | Exclude<DecideResult, { ok: true }>
+
 /** What became of one change of an "Approve all". */
 export interface ApprovedOfMany {
   id: string
@@ -329,24 +341,34 @@ export class Approvals {
    * the call it comes back with: an answer about other arguments is 'not found'. A per-call
    * approval is never approved this way: only its page, where the connector itself checks who the
    * person is. Declining from the client is always allowed, and is told by that same answer.
+   *
+   * The answer comes with the call it decides, so it is that call's use too: an approval given
+   * here lets this call go (with the etag the person saw) and no other, in the one statement that
+   * records it, as a decline is told in the one that records it.
    */
   async decideFromClient(
     id: string,
     call: ApprovalCall,
     decision: Decision,
-  ): Promise<DecideResult> {
+  ): Promise<ClientDecision> {
     const digests = new Set(this.#digests.of(call.args))
-    return this.#decide(
+    let ifMatch: string | undefined
+    const decided = await this.#decide(
       id,
       decision,
       (row) => {
         if (row.grant_id !== call.grantId || row.tool !== call.tool) return 'not found'
         if (!digests.has(row.args_digest)) return 'not found'
         if (decision === 'approve' && row.mode !== 'auth-token') return 'per-call'
+        // Opened first: a call that cannot be sent with the etag the person saw is not sent.
+        ifMatch = this.#ifMatchOf(row)
         return undefined
       },
-      decision === 'decline',
+      true,
     )
+    if (!decided.ok) return decided
+    if (decided.decision === 'declined') return { ok: true, decision: 'declined' }
+    return { ok: true, decision: 'approved', approvalId: approvalKey(id), ifMatch }
   }
 
   /** An approval for its page; the description is opened only while it is pending. */

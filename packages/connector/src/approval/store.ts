@@ -89,8 +89,8 @@ export class ApprovalStore {
   /**
    * Records the person's decision if the approval is still pending and unexpired; the call and
    * the id are erased, and the etag too when declined. `told`: the caller tells the decision to
-   * the call right away (a decline given in the client), so it counts as used. Whether this
-   * decided it.
+   * the call right away (an answer given in the client), so it counts as used, and the etag,
+   * handed to that call, is erased too. Whether this decided it.
    */
   async decide(
     key: string,
@@ -105,7 +105,7 @@ export class ApprovalStore {
         decided_at: now,
         sealed_id: null,
         sealed_call: null,
-        ...(status === 'declined' ? { sealed_if_match: null } : {}),
+        ...(status === 'declined' || told ? { sealed_if_match: null } : {}),
         ...(told ? { used_at: now } : {}),
       })
       .where('id', '=', key)

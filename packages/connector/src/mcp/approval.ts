@@ -175,7 +175,9 @@ export class ApprovalStep {
         return stop(refusal(definition.name, decided))
       }
       if (!perCall) {
+        // Approved here, the answer is this call's use of it: the call goes.
         const decided = await this.approvals.decideFromClient(approvalId, call, 'approve')
+        if (decided.ok && decided.decision === 'approved') return cleared(decided)
         if (!decided.ok && decided.reason !== 'decided')
           return stop(refusal(definition.name, decided))
         if (!decided.ok && decided.decision === 'declined')

@@ -297,14 +297,13 @@ describeEachEngine('the approval gate', (engine) => {
       ok: false,
       reason: 'not found',
     })
+    // The answer comes with its call, and is that call's use: the call goes, once.
     expect(await approvals.decideFromClient(authToken.id, create, 'approve')).toEqual({
       ok: true,
       decision: 'approved',
-    })
-    expect(await approvals.consume(create)).toEqual({
-      ok: true,
       approvalId: approvalKey(authToken.id),
     })
+    expect(await approvals.consume(create)).toEqual({ ok: false, reason: 'used' })
 
     // Declining from the client is always allowed, and is the telling of it.
     expect(await approvals.decideFromClient(perCall.id, deleteCall(), 'decline')).toEqual({
@@ -312,6 +311,37 @@ describeEachEngine('the approval gate', (engine) => {
       decision: 'declined',
     })
     expect(await approvals.consume(deleteCall())).toEqual({ ok: false, reason: 'none' })
+  })
+
+  it('an approval given in the client lets its call go with the etag the person saw, erased once handed over', async () => {
+    const { approvals, store } = await setUp()
+    const update = deleteCall({
+      tool: 'update_task',
+      mode: 'auth-token',
+      args: { tasklist: 'L1', task: 'T1', title: 'Buy oat milk' },
+      description: { summary: 'Rename task "Buy milk"?', details: [], ifMatch: '"etag-7"' },
+    })
+    const { id } = await approvals.request(update)
+    expect(await approvals.decideFromClient(id, update, 'approve')).toEqual({
+      ok: true,
+      decision: 'approved',
+      approvalId: approvalKey(id),
+      ifMatch: '"etag-7"',
+    })
+    const row = await store.db.selectFrom('approvals').selectAll().executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'approved', sealed_if_match: null })
+    expect(row.used_at).not.toBeNull()
+    // A second answer decides nothing: the approval was decided, and its one use is gone.
+    expect(await approvals.decideFromClient(id, update, 'approve')).toEqual({
+      ok: false,
+      reason: 'decided',
+      decision: 'approved',
+    })
+    expect(await approvals.consume(update)).toEqual({ ok: false, reason: 'used' })
+    expect(await auditOf(store)).toEqual([
+      'approved grant-alice update_task',
+      'replayed grant-alice update_task',
+    ])
   })
 
   it('an approval of an ended grant cannot be decided, and ending the grant erases it', async () => {

@@ -16,6 +16,7 @@ import {
 } from '@countersign/connector/testing'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import type { Runtime } from './runtime.js'
+import { emitIdleHeap, heapSnapshotFlags } from './idle-heap.js'
 import { cpuMs, rssMb } from './processes.js'
 import { providerToken, seedTaskList } from './provider.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
@@ -41,6 +42,8 @@ import { emit, p50, timed } from './stats.js'
  *
  * Beside it, the same call through a second connector in the Google profile, against the
  * sandbox's Google dialect, and that dialect's own GET: `google_overhead_p50_ms`.
+ *
+ * Last, once the connector has rested again, its heap by what holds it (bench/idle-heap.ts).
  */
 
 const USER = 'bench-tools'
@@ -173,6 +176,9 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
       clearInterval(sampler)
     }
 
+    await sleep(REST_SECONDS * 1000)
+    await emitIdleHeap(connector.pid, connector.url, heapFolder(dataDir), runtime?.suffix)
+
     if (runtime) {
       // On another runtime, the figures it is measured for (docs/design.md, "Performance"), and
       // their parts.
@@ -243,7 +249,6 @@ async function seedTasks(sandboxUrl: string): Promise<string> {
   return seedTaskList(sandboxUrl, await providerToken(sandboxUrl, USER), 'Bench', TASKS)
 }
 
-/**
 /**
  * The connectors' limit on tool calls per grant: the bench drives thousands of calls a second on
  * one grant, far beyond the default 120 a minute. A billion a minute is never reached, so every
@@ -318,6 +323,9 @@ async function startGoogleConnector(
   return { url: connector.url, token: tokens.access_token }
 }
 
+/** Where a connector with its data in `dataDir` writes a heap snapshot the bench asks for. */
+const heapFolder = (dataDir: string) => join(dataDir, 'heap')
+
 /**
  * A program in a child process, with production logging unless LOG_LEVEL says otherwise. A
  * connector serves its metrics, as in production, on a free port of its own (the default 9464
@@ -334,7 +342,8 @@ async function startChild(
   const connector = program === COMPILED.connector
   // BENCH_CPU_PROFILE=<folder>: a CPU profile of the connector, to see where its time goes.
   const profile = process.env.BENCH_CPU_PROFILE
-  const nodeFlags = profile && connector ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const nodeFlags = connector ? heapSnapshotFlags(heapFolder(env.DATA_DIR!)) : []
+  if (profile && connector) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${profile}`)
   const metrics: Record<string, string> = connector
     ? { METRICS_PORT: String(await freePort()) }
     : {}

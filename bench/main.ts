@@ -2,6 +2,7 @@ import { benchAnalytics } from './analytics.js'
 import { benchConnectorTools } from './connector-tools.js'
 import { benchDatabaseOutage } from './database-outage.js'
 import { benchMcpHandler } from './mcp-handler.js'
+import { emitGoals } from './goals.js'
 import { benchModelBudget } from './model-budget.js'
 import { benchOrganization } from './organization.js'
 import { benchOutages } from './outages.js'
@@ -27,3 +28,5 @@ await benchAnalytics()
 await benchOutages()
 await benchDatabaseOutage()
 await benchOrganization()
+// Last, each goal against the figures above, with what holds the ones short of it.
+emitGoals()

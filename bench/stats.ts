@@ -1,6 +1,24 @@
+export interface Figure {
+  name: string
+  value: number
+  unit: string
+  /** What the figure is of, where one name has several (`{ holder: 'oidc-provider' }`). */
+  [label: string]: string | number | boolean
+}
+
+/** Every figure printed so far in this run, for the goals read off them last (bench/goals.ts). */
+export const emitted: Figure[] = []
+
 /** One figure of `npm run bench`: a JSON object a line (docs/design.md, "Performance"). */
-export function emit(name: string, value: number, unit: string): void {
-  console.log(JSON.stringify({ name, value: Number(value.toFixed(3)), unit }))
+export function emit(
+  name: string,
+  value: number,
+  unit: string,
+  labels: Record<string, string | number | boolean> = {},
+): void {
+  const figure: Figure = { name, value: Number(value.toFixed(3)), unit, ...labels }
+  emitted.push(figure)
+  console.log(JSON.stringify(figure))
 }
 
 export function percentile(samples: number[], p: number): number {

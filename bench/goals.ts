@@ -27,12 +27,21 @@ const ratio = (a: string, b: string) => {
   return over === undefined || under === undefined || under === 0 ? undefined : over / under
 }
 
-/** The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale. */
-const costliestStep = (suffix: string) => () =>
-  largest(
+/**
+ * The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale,
+ * with its main thread's part where the runtime tells it: the rest is the collector's and the
+ * compiler's threads, working while the step waits.
+ */
+const costliestStep = (suffix: string) => () => {
+  const step = largest(
     TOOL_CALL_STEPS.map(({ name }) => [name, figure(`step_cpu_us_read_${name}${suffix}`)]),
     'µs a read',
   )
+  const name = step?.split(' ')[0]
+  const mainThread =
+    name === undefined ? undefined : figure(`step_main_thread_cpu_us_read_${name}${suffix}`)
+  return mainThread === undefined ? step : `${step}, ${mainThread} on the main thread`
+}
 
 /** The step a call's statements go to most, `_outside` for those sent around its steps. */
 const busiestStep = (kind: 'read' | 'change', suffix: string) => () =>

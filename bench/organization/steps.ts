@@ -57,6 +57,12 @@ export async function measureSteps(
     )
     for (const { name } of TOOL_CALL_STEPS) {
       emit(`step_cpu_us_read_${name}${suffix}`, ((reads.cpu[name] ?? 0) * 1e6) / READS, 'µs')
+      if (reads.mainThread[name] !== undefined)
+        emit(
+          `step_main_thread_cpu_us_read_${name}${suffix}`,
+          (reads.mainThread[name] * 1e6) / READS,
+          'µs',
+        )
       emit(
         `step_statements_read_${name}${suffix}`,
         (reads.statements[name] ?? 0) / READS,
@@ -75,6 +81,8 @@ export async function measureSteps(
 
 interface StepReadings {
   cpu: Record<string, number>
+  /** The main thread's part, where the runtime tells it (Node 24). */
+  mainThread: Record<string, number>
   statements: Record<string, number>
   /** Every statement the replicas sent, in the steps or not. */
   total: number
@@ -82,11 +90,12 @@ interface StepReadings {
 
 /** Every replica's step counters so far, added up by step. */
 async function stepReadings(replicas: ReplicaSet): Promise<StepReadings> {
-  const readings: StepReadings = { cpu: {}, statements: {}, total: 0 }
+  const readings: StepReadings = { cpu: {}, mainThread: {}, statements: {}, total: 0 }
   for (const { metricsUrl } of replicas.processes) {
     const text = await (await fetch(metricsUrl!)).text()
     readings.total += Number(/^countersign_store_statements_total (\S+)$/m.exec(text)?.[1] ?? 0)
     add(readings.cpu, text, 'countersign_tool_step_cpu_seconds_total')
+    add(readings.mainThread, text, 'countersign_tool_step_main_thread_cpu_seconds_total')
     add(readings.statements, text, 'countersign_tool_step_statements_total')
   }
   return readings
@@ -103,6 +112,7 @@ function since(before: StepReadings, after: StepReadings): StepReadings {
     Object.fromEntries(Object.entries(a).map(([step, value]) => [step, value - (b[step] ?? 0)]))
   return {
     cpu: minus(after.cpu, before.cpu),
+    mainThread: minus(after.mainThread, before.mainThread),
     statements: minus(after.statements, before.statements),
     total: after.total - before.total,
   }

@@ -8,6 +8,7 @@ import { Counter, type Registry } from 'prom-client'
  */
 export class StepCosts {
   readonly #cpu: Counter<'step'>
+  readonly #mainThread: Counter<'step'> | undefined
   readonly #statements: Counter<'step'>
   readonly #runs: Counter<'step'>
 
@@ -23,6 +24,16 @@ export class StepCosts {
       labelNames: ['step'],
       registers,
     })
+    // Where the runtime has it (Node 24): the main thread's part, so that what the collector and
+    // the compiler do on their threads while a step awaits is told from the step's own work.
+    this.#mainThread = threadCpuUsage
+      ? new Counter({
+          name: 'countersign_tool_step_main_thread_cpu_seconds_total',
+          help: 'The main thread’s part of each step’s CPU time (Node 24; METRICS_TOOL_STEPS=1). It moves by scheduler ticks: read it over many calls.',
+          labelNames: ['step'],
+          registers,
+        })
+      : undefined
     this.#statements = new Counter({
       name: 'countersign_tool_step_statements_total',
       help: 'Statements each step of the tool calls sent to PostgreSQL, its own (METRICS_TOOL_STEPS=1).',
@@ -40,11 +51,17 @@ export class StepCosts {
   /** A reading to subtract from a later one. */
   read(): StepReading {
     const { user, system } = cpuUsage()
-    return { cpuMicros: user + system, statements: this.statementsSent() }
+    const thread = threadCpuUsage?.()
+    return {
+      cpuMicros: user + system,
+      mainThreadMicros: thread ? thread.user + thread.system : 0,
+      statements: this.statementsSent(),
+    }
   }
 
   add(step: string, own: StepReading): void {
     this.#cpu.inc({ step }, Math.max(0, own.cpuMicros) / 1e6)
+    this.#mainThread?.inc({ step }, Math.max(0, own.mainThreadMicros) / 1e6)
     this.#statements.inc({ step }, Math.max(0, own.statements))
     this.#runs.inc({ step })
   }
@@ -54,16 +71,23 @@ export class StepCosts {
  * The process's CPU time, which counts the collector's and the thread pool's work while a step
  * awaits too. Not the main thread's alone (Node 24's `process.threadCpuUsage`): on Linux that
  * clock moves by whole scheduler ticks, hundreds of microseconds at a time, so a step shorter
- * than a tick would read nothing at all, or a tick.
+ * than a tick would read nothing at all, or a tick. Summed over many calls, that clock still
+ * tells the main thread's share, which is its own series.
  */
 const cpuUsage = () => process.cpuUsage()
+const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(
+  process,
+)
 
 export interface StepReading {
   cpuMicros: number
+  /** 0 where the runtime cannot tell the main thread's time. */
+  mainThreadMicros: number
   statements: number
 }
 
 export const between = (from: StepReading, to: StepReading): StepReading => ({
   cpuMicros: to.cpuMicros - from.cpuMicros,
+  mainThreadMicros: to.mainThreadMicros - from.mainThreadMicros,
   statements: to.statements - from.statements,
 })

@@ -16,7 +16,10 @@ import { moved, scrapeExposition } from '../support/prometheus.js'
 
 const RUNS = 'countersign_tool_step_runs_total'
 const CPU = 'countersign_tool_step_cpu_seconds_total'
+const MAIN_THREAD = 'countersign_tool_step_main_thread_cpu_seconds_total'
 const STATEMENTS = 'countersign_tool_step_statements_total'
+/** The main thread's own clock (Node 24): where it exists, its part of each step is counted too. */
+const TELLS_MAIN_THREAD = 'threadCpuUsage' in process
 const STORE = 'countersign_store_statements_total'
 const STEPS = TOOL_CALL_STEPS.map((step) => step.name)
 const each = (steps: readonly string[], value: number) =>
@@ -52,6 +55,11 @@ describeEachEngine('each step of a tool call, counted', (engine) => {
       const cpu = Object.values(moved(before, read, CPU))
       expect(cpu.reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
       for (const seconds of cpu) expect(seconds).toBeGreaterThan(0)
+      const mainThread = read.samples.filter((sample) => sample.name === MAIN_THREAD)
+      // Its clock moves by scheduler ticks: a step may read none of it, so only its series.
+      if (TELLS_MAIN_THREAD)
+        expect(mainThread.map((sample) => sample.labels.step).sort()).toEqual([...STEPS].sort())
+      else expect(mainThread).toEqual([])
       const steps = Object.values(moved(before, read, STATEMENTS)).reduce((a, b) => a + b, 0)
       const store = moved(before, read, STORE)[''] ?? 0
       expect(steps).toBeLessThanOrEqual(store)

@@ -1,4 +1,4 @@
-import { between, type StepCosts } from '../../metrics/step-costs.js'
+import { between, type StepCosts, type StepReading } from '../../metrics/step-costs.js'
 import type { Ended, Step, ToolCall } from './context.js'
 
 /**
@@ -26,7 +26,7 @@ async function measured(
   call: ToolCall,
   next: () => Promise<Ended>,
 ): Promise<Ended> {
-  let after = { cpuMicros: 0, statements: 0 }
+  let after: StepReading = { cpuMicros: 0, mainThreadMicros: 0, statements: 0 }
   const start = costs.read()
   try {
     return await step.run(call, async () => {

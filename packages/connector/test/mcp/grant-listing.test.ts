@@ -1,10 +1,11 @@
 import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client'
 import { expect, it } from 'vitest'
 import { connectorForSuite, coverageAnswer, type Cover } from '../support/connector.js'
-import { describeEachEngine } from '../support/engines.js'
+import { describeEachEngine, describeOnPostgres } from '../support/engines.js'
 import { ERAS, mcpClientWithToken, resultText, type Era } from '../support/mcp-client.js'
 import { findProperty } from '../support/model-budget.js'
 import { providerRequests } from '../support/provider-log.js'
+import { replicasForSuite } from '../support/replicas.js'
 import { taskFixtures } from './fixtures.js'
 
 /**
@@ -213,6 +214,71 @@ describeEachEngine('a listing that names what the grant covers', (engine) => {
       { const: ids[1], title: 'Narrowed 2 (Acme)' },
     ])
     await client.close()
+  })
+})
+
+describeOnPostgres('a listing across replicas', (engine) => {
+  // Each replica keeps the names it read (a minute by grant), and the front alternates: every
+  // listing below is served once by each.
+  const replicas = replicasForSuite(() => engine.location())
+  const { flow } = replicas
+
+  async function personWith(user: string, names: readonly string[]) {
+    const ids: string[] = []
+    for (const displayName of names) {
+      const added = await flow.request(
+        'POST',
+        `${replicas.sandbox.url}/_sandbox/users/${user}/properties`,
+        {
+          json: { displayName, account: 'Acme' },
+        },
+      )
+      ids.push(added.body.propertiesId)
+    }
+    const person = flow.person(user)
+    person.covers = ids.map(prop)
+    const { tokens } = await flow.connect({ person, service: 'analytics' })
+    const { client } = await mcpClientWithToken(
+      flow.resource('analytics'),
+      tokens.access_token,
+      ERAS[0],
+    )
+    return { person, client, ids }
+  }
+
+  const titles = async (client: Client) => {
+    const { tools } = await client.listTools()
+    const field = tools.find((t: Tool) => t.name === 'run_report')!.inputSchema.properties!
+      .propertiesId as { oneOf: { title: string }[] }
+    return field.oneOf.map((one) => one.title)
+  }
+
+  it('two people on two replicas: each listing names that person’s properties only, and a narrowing on one replica shows on the other', async () => {
+    const anna = await personWith('replicas-anna', ['Anna’s shop', 'Anna’s blog'])
+    const ben = await personWith('replicas-ben', ['Ben’s garage'])
+    for (let round = 0; round < 2; round++) {
+      const [seenByAnna, seenByBen] = await Promise.all([titles(anna.client), titles(ben.client)])
+      expect(seenByAnna).toEqual(['Anna’s shop (Acme)', 'Anna’s blog (Acme)'])
+      expect(seenByBen).toEqual(['Ben’s garage (Acme)'])
+    }
+
+    // Anna keeps only her blog, on whichever replica serves her connections page.
+    await anna.person.signInToConnections()
+    const page = await (await anna.person.fetch('GET', `${replicas.url}/connections`)).text()
+    const change = replicas.url + /href="(\/connections\/[^"]+\/coverage)"/.exec(page)![1]!
+    const form = coverageAnswer(await (await anna.person.fetch('GET', change)).text(), [
+      prop(anna.ids[1]!),
+    ])
+    form.delete('Allow')
+    form.set('Save', 'Save')
+    expect((await anna.person.fetch('POST', change, form)).status).toBe(303)
+    const served = [...replicas.served]
+    for (let round = 0; round < 2; round++)
+      expect(await titles(anna.client)).toEqual(['Anna’s blog (Acme)'])
+    // Both replicas answered a listing after the change.
+    expect(replicas.served.every((count, i) => count > served[i]!)).toBe(true)
+    expect(await titles(ben.client)).toEqual(['Ben’s garage (Acme)'])
+    await Promise.all([anna.client.close(), ben.client.close()])
   })
 })
 

@@ -20,6 +20,16 @@ export function realBrowserAvailable(what: string): boolean {
   return available
 }
 
+/** Without the networking switches Chromium reaches for the internet, which is closed here. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
 /**
  * One headless Chromium for the tests of a describe block: launched before them, closed after.
  * Call it inside the (skippable) describe, so a skipped block launches nothing.
@@ -30,15 +40,7 @@ export function chromiumForSuite(): { readonly browser: Browser } {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      // Without the networking switches Chromium reaches for the internet, which is closed here.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
     })
   }, 60_000)
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { accountRoutes } from '../account/routes.js'
 import { AuditTrail } from '../approval/audit.js'
 import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
+import { appManifestRoutes } from '../pages/app-manifest.js'
 import { homePage } from '../pages/home-page.js'
 import { storeAwayPage } from '../pages/problem-page.js'
 import {
@@ -354,6 +355,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
   })
   const providerName = providerNameOf(config.upstream)
   app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
+  app.route('/', appManifestRoutes())
   const account = accountRoutes({
     publicUrl: config.publicUrl,
     store: parts.store,

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { html, raw } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
+import { MANIFEST_PATH, SAFARI_ICON, TAB_ICON, THEME_COLORS } from './app-manifest.js'
 import { PAGE_STYLE } from './page-style.js'
 
 type Body = HtmlEscapedString | Promise<HtmlEscapedString>
@@ -19,7 +20,7 @@ type Body = HtmlEscapedString | Promise<HtmlEscapedString>
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
@@ -59,7 +60,20 @@ const document = (title: string, body: Body) =>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
+        <meta
+          name="theme-color"
+          content="${THEME_COLORS.light}"
+          media="(prefers-color-scheme: light)"
+        />
+        <meta
+          name="theme-color"
+          content="${THEME_COLORS.dark}"
+          media="(prefers-color-scheme: dark)"
+        />
         <title>${title} · Countersign</title>
+        <link rel="manifest" href="${MANIFEST_PATH}" />
+        <link rel="icon" href="${TAB_ICON}" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="${SAFARI_ICON}" />
         <style>
           ${raw(PAGE_STYLE)}
         </style>

@@ -300,6 +300,38 @@ const migrations: Record<string, Migration> = {
         .execute()
     },
   },
+  '0012_push': {
+    async up(db: Kysely<unknown>) {
+      // The connector's VAPID key pair (src/push/push-keys.ts): made by the first replica that
+      // needs it, its private half sealed by the vault; every replica signs with the same one.
+      await db.schema
+        .createTable('push_keys')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('sealed', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute()
+      // The person's devices that asked for notifications (src/push/devices.ts): the browser's
+      // subscription sealed, found again by a keyed digest of its endpoint (a device subscribed
+      // again, or by another person, replaces its row), listed by the person's account.
+      await db.schema
+        .createTable('push_devices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account', 'text', (c) => c.notNull())
+        .addColumn('endpoint_digest', 'text', (c) => c.notNull().unique())
+        .addColumn('sealed', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute()
+      await db.schema
+        .createIndex('push_devices_by_account')
+        .on('push_devices')
+        .column('account')
+        .execute()
+    },
+  },
 }
 
 export const connectorMigrations: MigrationProvider = {

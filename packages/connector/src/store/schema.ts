@@ -15,6 +15,8 @@ export interface ConnectorDatabase {
   grant_choices: GrantChoiceTable
   quota_use: QuotaUseTable
   mcp_answers: McpAnswerTable
+  push_keys: PushKeyTable
+  push_devices: PushDeviceTable
 }
 
 /** A client's answer waiting for the replica whose question it answers (src/mcp/answer-box.ts). */
@@ -207,4 +209,27 @@ export interface QuotaUseTable {
   person: string
   /** Queries counted that day. */
   used: number
+}
+
+/** The connector's VAPID key pair, by name (`vapid`): its private half sealed. */
+export interface PushKeyTable {
+  name: string
+  public_key: string
+  sealed: string
+  key_id: string
+  created_at: number
+}
+
+/** A device of a person's that shows notifications: its push subscription sealed. */
+export interface PushDeviceTable {
+  id: string
+  /** The person's provider account, as grant_links names it. */
+  account: string
+  /** A keyed digest of the subscription's endpoint: one row a device. */
+  endpoint_digest: string
+  sealed: string
+  key_id: string
+  /** What the person calls it on their page: the browser and system it was added from. */
+  label: string
+  created_at: number
 }

@@ -1,5 +1,10 @@
 import type { Store } from '../store/open.js'
-import { coverageBinding, credentialBinding } from './bindings.js'
+import {
+  coverageBinding,
+  credentialBinding,
+  pushDeviceBinding,
+  pushKeyBinding,
+} from './bindings.js'
 import { SealedValueError } from './errors.js'
 import type { Vault } from './vault.js'
 
@@ -119,8 +124,84 @@ const COVERAGE: SealedKind = {
   },
 }
 
+type SealedRow = Awaited<ReturnType<SealedKind['batch']>>[number]
+
 /**
- * Re-seals every long-lived sealed value (upstream credentials, and what each grant covers)
+ * A push table, whose rows hold one sealed value in `sealed` under `key_id`: its own read of a
+ * batch, the rest shared.
+ */
+function pushKind(
+  what: string,
+  table: 'push_keys' | 'push_devices',
+  idColumn: 'name' | 'id',
+  batch: SealedKind['batch'],
+): SealedKind {
+  return {
+    what,
+    batch,
+    async replace(store, id, sealed, resealed, keyId) {
+      const result = await store.db
+        .updateTable(table)
+        .set({ sealed: resealed, key_id: keyId })
+        .where(idColumn, '=', id)
+        .where('sealed', '=', sealed)
+        .executeTakeFirst()
+      return result.numUpdatedRows > 0n
+    },
+    async remaining(store, keyId) {
+      const { count } = await store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('key_id', '!=', keyId)
+        .executeTakeFirstOrThrow()
+      return Number(count)
+    },
+  }
+}
+
+const PUSH_KEYS = pushKind('push key', 'push_keys', 'name', async (store, keyId, after, limit) =>
+  (
+    await store.db
+      .selectFrom('push_keys')
+      .select(['name', 'sealed', 'key_id'])
+      .where('key_id', '!=', keyId)
+      .where('name', '>', after)
+      .orderBy('name')
+      .limit(limit)
+      .execute()
+  ).map((row): SealedRow => ({
+    id: row.name,
+    sealed: row.sealed,
+    keyId: row.key_id,
+    binding: pushKeyBinding(row.name),
+  })),
+)
+
+const PUSH_DEVICES = pushKind(
+  'push device',
+  'push_devices',
+  'id',
+  async (store, keyId, after, limit) =>
+    (
+      await store.db
+        .selectFrom('push_devices')
+        .select(['id', 'account', 'sealed', 'key_id'])
+        .where('key_id', '!=', keyId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .execute()
+    ).map((row): SealedRow => ({
+      id: row.id,
+      sealed: row.sealed,
+      keyId: row.key_id,
+      binding: pushDeviceBinding(row.id, row.account),
+    })),
+)
+
+/**
+ * Re-seals every long-lived sealed value (upstream credentials, what each grant covers, the
+ * push key and the devices' subscriptions)
  * under the vault's current (first) key, so that the old keys can then be removed from
  * VAULT_KEY. Idempotent: a row already under the current key is left alone, and a second run
  * does nothing. It walks the rows in id order, a batch per transaction, and never overwrites a
@@ -133,7 +214,7 @@ export async function rotateSealedValues(
   options: RotationOptions = {},
 ): Promise<RotationReport> {
   const report: RotationReport = { resealed: 0, failed: [], remaining: 0 }
-  for (const kind of [CREDENTIALS, COVERAGE]) {
+  for (const kind of [CREDENTIALS, COVERAGE, PUSH_KEYS, PUSH_DEVICES]) {
     const one = await rotate(kind, store, vault, options)
     report.resealed += one.resealed
     report.failed.push(...one.failed)

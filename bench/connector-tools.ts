@@ -121,7 +121,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
       google: [] as number[],
     }
     const rates = { direct: 0, modern: 0, legacy: 0, bare: 0, floor: 0 }
-    const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0 }
+    const cpu = { sandboxDirect: 0, sandboxCall: 0, connectorCall: 0, floorCall: 0 }
     try {
       // Warm-up under load: cold, the connector's path runs at a third of its speed (the JIT has
       // not compiled it yet), and so does the sandbox's; a few seconds of each settles both.
@@ -170,7 +170,10 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
         await measured(modern, 'modern')
         rates.legacy += (await load(legacy, CONNECTIONS, SECONDS)) / ROUNDS
         rates.bare += (await load(bare, CONNECTIONS, SECONDS)) / ROUNDS
-        rates.floor += (await load(floor, CONNECTIONS, SECONDS)) / ROUNDS
+        const floorBefore = cpuMs(proxy.pid)
+        const floorRate = await load(floor, CONNECTIONS, SECONDS)
+        cpu.floorCall += (cpuMs(proxy.pid) - floorBefore) / (floorRate * SECONDS) / ROUNDS
+        rates.floor += floorRate / ROUNDS
       }
     } finally {
       clearInterval(sampler)
@@ -190,6 +193,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
       figure('mcp_floor_overhead_p50_ms', p50(times.floor) - p50(times.direct), 'ms')
       figure('mcp_floor_throughput_ratio', rates.floor / rates.direct, 'ratio')
       figure('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
+      figure('mcp_floor_cpu_ms_per_call', cpu.floorCall, 'ms')
       figure('rss_mb_idle', idle, 'MB')
       figure('rss_mb_loaded', loaded, 'MB')
       return
@@ -210,6 +214,8 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
     emit('bare_proxy_overhead_p50_ms', p50(times.bare) - p50(times.direct), 'ms')
     emit('mcp_floor_throughput_ratio', rates.floor / rates.direct, 'ratio')
     emit('connector_cpu_ms_per_call', cpu.connectorCall, 'ms')
+    // The floor's process making the same GET through the SDK's handler, under the same load.
+    emit('mcp_floor_cpu_ms_per_call', cpu.floorCall, 'ms')
     emit('sandbox_cpu_ms_per_call', cpu.sandboxCall, 'ms')
     emit('sandbox_cpu_ms_per_direct_request', cpu.sandboxDirect, 'ms')
     emit('overhead_p50_ms_2025_11_25', p50(times.legacy) - p50(times.direct), 'ms')

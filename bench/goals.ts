@@ -28,13 +28,16 @@ const ratio = (a: string, b: string) => {
 }
 
 /**
- * The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale,
- * with its main thread's part where the runtime tells it: the rest is the collector's and the
+ * The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale
+ * (`outside`: what the call costs around its steps), with its main thread's part where the runtime tells it: the rest is the collector's and the
  * compiler's threads, working while the step waits.
  */
 const costliestStep = (suffix: string) => () => {
   const step = largest(
-    TOOL_CALL_STEPS.map(({ name }) => [name, figure(`step_cpu_us_read_${name}${suffix}`)]),
+    [...TOOL_CALL_STEPS.map(({ name }) => name), 'outside'].map((name) => [
+      name,
+      figure(`step_cpu_us_read_${name}${suffix}`),
+    ]),
     'µs a read',
   )
   const name = step?.split(' ')[0]
@@ -127,7 +130,8 @@ const GOALS: Goal[] = [
       value: () => figure(name),
       unit: 'ratio',
       atMost: 1.1,
-      heldBy: costliestStep(''),
+      // The steps are measured on a list_tasks read, whose answer is a few rows: not these.
+      heldBy: () => 'not measured by step: the step figures are a list_tasks read’s',
     }),
   ),
   {

@@ -1,5 +1,6 @@
 import type { ReplicaSet } from '@countersign/connector/testing'
 import { TOOL_CALL_STEPS } from '../../packages/connector/src/mcp/steps/order.js'
+import { cpuMs } from '../processes.js'
 import { emit } from '../stats.js'
 import { approvedCreate, type Member } from './calls.js'
 import { batch } from './latency.js'
@@ -29,7 +30,9 @@ export async function measureSteps(
     // replica reads once of a person a day (their count of the quota) is not a read's cost.
     await batch(next, 1, Math.max(READS, people.length * replicas.processes.length))
     const before = await stepReadings(replicas)
+    const cpuBefore = replicasCpuMs(replicas)
     await batch(next, 1, READS)
+    const cpuOfReads = replicasCpuMs(replicas) - cpuBefore
     const reads = since(before, await stepReadings(replicas))
     const changes = await Promise.all(
       people
@@ -49,6 +52,14 @@ export async function measureSteps(
       `step_statements_read_outside${suffix}`,
       (reads.total - inSteps(reads)) / READS,
       'statements',
+    )
+    // And the CPU time: the replicas' whole (from /proc, by 10 ms ticks) less their steps'. It
+    // is the HTTP exchange with the client, the authentication and the SDK's protocol handling.
+    const stepsCpu = Object.values(reads.cpu).reduce((sum, value) => sum + value, 0)
+    emit(
+      `step_cpu_us_read_outside${suffix}`,
+      Math.max(0, (cpuOfReads * 1e3 - stepsCpu * 1e6) / READS),
+      'µs',
     )
     emit(
       `step_statements_change_outside${suffix}`,
@@ -87,6 +98,10 @@ interface StepReadings {
   /** Every statement the replicas sent, in the steps or not. */
   total: number
 }
+
+/** The CPU time the replicas have used, in ms. */
+const replicasCpuMs = (replicas: ReplicaSet) =>
+  replicas.processes.reduce((sum, { pid }) => sum + cpuMs(pid), 0)
 
 /** Every replica's step counters so far, added up by step. */
 async function stepReadings(replicas: ReplicaSet): Promise<StepReadings> {

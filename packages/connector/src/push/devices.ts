@@ -129,9 +129,4 @@ export class PushDevices {
   async forget(id: string): Promise<void> {
     await this.store.db.deleteFrom('push_devices').where('id', '=', id).execute()
   }
-
-  /** Everything of a person's, when the connector forgets them (their provider revoked it). */
-  async forgetPerson(account: string): Promise<void> {
-    await this.store.db.deleteFrom('push_devices').where('account', '=', account).execute()
-  }
 }

@@ -150,18 +150,18 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
 
       // Throughput at the same concurrency, alternating, while sampling the connector's memory;
       // with the CPU time each process spent per request, which says where the time goes.
-      const measured = async (target: Target, onto: 'direct' | 'modern') => {
-        const before = [cpuMs(sandbox.pid), cpuMs(connector.pid)] as const
+      // The gateway is the connector, or for the floor the process that serves it.
+      const measured = async (target: Target, onto: 'direct' | 'modern' | 'floor') => {
+        const gateway = onto === 'floor' ? proxy.pid : connector.pid
+        const before = [cpuMs(sandbox.pid), cpuMs(gateway)] as const
         const rate = await load(target, CONNECTIONS, SECONDS)
         const requests = rate * SECONDS
-        const [sandboxMs, connectorMs] = [
-          cpuMs(sandbox.pid) - before[0],
-          cpuMs(connector.pid) - before[1],
-        ]
+        const [sandboxMs, gatewayMs] = [cpuMs(sandbox.pid) - before[0], cpuMs(gateway) - before[1]]
         if (onto === 'direct') cpu.sandboxDirect += sandboxMs / requests / ROUNDS
+        else if (onto === 'floor') cpu.floorCall += gatewayMs / requests / ROUNDS
         else {
           cpu.sandboxCall += sandboxMs / requests / ROUNDS
-          cpu.connectorCall += connectorMs / requests / ROUNDS
+          cpu.connectorCall += gatewayMs / requests / ROUNDS
         }
         rates[onto] += rate / ROUNDS
       }
@@ -170,10 +170,7 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
         await measured(modern, 'modern')
         rates.legacy += (await load(legacy, CONNECTIONS, SECONDS)) / ROUNDS
         rates.bare += (await load(bare, CONNECTIONS, SECONDS)) / ROUNDS
-        const floorBefore = cpuMs(proxy.pid)
-        const floorRate = await load(floor, CONNECTIONS, SECONDS)
-        cpu.floorCall += (cpuMs(proxy.pid) - floorBefore) / (floorRate * SECONDS) / ROUNDS
-        rates.floor += floorRate / ROUNDS
+        await measured(floor, 'floor')
       }
     } finally {
       clearInterval(sampler)

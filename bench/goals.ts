@@ -27,48 +27,50 @@ const ratio = (a: string, b: string) => {
   return over === undefined || under === undefined || under === 0 ? undefined : over / under
 }
 
+/** Each step of a call, and `outside`: what the call costs around its steps. */
+const STEPS_AND_OUTSIDE = [...TOOL_CALL_STEPS.map(({ name }) => name), 'outside']
+
 /**
- * The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale
- * (`outside`: what the call costs around its steps), with its main thread's part where the runtime tells it: the rest is the collector's and the
+ * The step of a call with the most CPU time a read, on one node (`''`, `_node24`) or at scale,
+ * with its main thread's part where the runtime tells it: the rest is the collector's and the
  * compiler's threads, working while the step waits.
  */
 const costliestStep = (suffix: string) => () => {
-  const step = largest(
-    [...TOOL_CALL_STEPS.map(({ name }) => name), 'outside'].map((name) => [
-      name,
-      figure(`step_cpu_us_read_${name}${suffix}`),
-    ]),
-    'µs a read',
-  )
-  const name = step?.split(' ')[0]
-  const mainThread =
-    name === undefined ? undefined : figure(`step_main_thread_cpu_us_read_${name}${suffix}`)
-  return mainThread === undefined ? step : `${step}, ${mainThread} on the main thread`
+  const step = largest(STEPS_AND_OUTSIDE, (name) => figure(`step_cpu_us_read_${name}${suffix}`))
+  if (!step) return undefined
+  const mainThread = figure(`step_main_thread_cpu_us_read_${step.name}${suffix}`)
+  const said = `${step.name} (${step.value} µs a read)`
+  return mainThread === undefined ? said : `${said}, ${mainThread} on the main thread`
 }
 
-/** The step a call's statements go to most, `_outside` for those sent around its steps. */
-const busiestStep = (kind: 'read' | 'change', suffix: string) => () =>
-  largest(
-    [...TOOL_CALL_STEPS.map(({ name }) => name), 'outside'].map((name) => [
-      name,
-      figure(`step_statements_${kind}_${name}${suffix}`),
-    ]),
-    `statements a ${kind}`,
+/** The step a call's statements go to most, `outside` for those sent around its steps. */
+const busiestStep = (kind: 'read' | 'change', suffix: string) => () => {
+  const step = largest(STEPS_AND_OUTSIDE, (name) =>
+    figure(`step_statements_${kind}_${name}${suffix}`),
   )
+  return step && `${step.name} (${step.value} statements a ${kind})`
+}
 
-const largestHolder = (suffix: string) => () =>
-  largest(
-    emitted
-      .filter((f) => f.name === `heap_idle_mb_by_holder${suffix}`)
-      .map((f) => [String(f.holder), f.value]),
-    'MB of the idle heap',
+const largestHolder = (suffix: string) => () => {
+  const holders = emitted.filter((f) => f.name === `heap_idle_mb_by_holder${suffix}`)
+  const holder = largest(
+    holders.map((f) => String(f.holder)),
+    (name) => holders.find((f) => f.holder === name)?.value,
   )
+  return holder && `${holder.name} (${holder.value} MB of the idle heap)`
+}
 
-function largest(candidates: [string, number | undefined][], unit: string): string | undefined {
-  const [name, value] = candidates
-    .filter((candidate): candidate is [string, number] => candidate[1] !== undefined)
-    .sort((a, b) => b[1] - a[1])[0] ?? [undefined, undefined]
-  return name === undefined ? undefined : `${name} (${value} ${unit})`
+/** The name whose figure is largest, of those measured in this run. */
+function largest(
+  names: readonly string[],
+  valueOf: (name: string) => number | undefined,
+): { name: string; value: number } | undefined {
+  let best: { name: string; value: number } | undefined
+  for (const name of names) {
+    const value = valueOf(name)
+    if (value !== undefined && (best === undefined || value > best.value)) best = { name, value }
+  }
+  return best
 }
 
 const GOALS: Goal[] = [

@@ -21,10 +21,7 @@ try {
   for (const icon of APP_ICONS) {
     if (icon.type !== 'image/png') continue
     const page = await browser.newPage({ viewport: { width: icon.size, height: icon.size } })
-    const svg = appIconSvg(icon.shape).replace(
-      'width="100" height="100"',
-      `width="${icon.size}" height="${icon.size}"`,
-    )
+    const svg = appIconSvg(icon.shape, icon.size)
     await page.setContent(
       `<html><body style="margin:0;background:transparent">${svg}</body></html>`,
     )

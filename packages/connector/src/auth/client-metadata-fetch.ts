@@ -1,5 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isLoopbackAddress, isLoopbackHostname } from '../config/loopback.js'
+import { guardedLookup } from '../http/outbound.js'
 import { rootCertificates } from 'node:tls'
 
 /**
@@ -57,24 +57,8 @@ function loopbackDispatcher(extraCa: string | undefined): unknown {
   })
 }
 
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void
-
-function loopbackOnlyLookup(hostname: string, options: object, callback: LookupCallback) {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, [])
-    const allowed = addresses.filter((entry) => isLoopbackAddress(entry.address))
-    if (allowed.length === 0) {
-      const refused: NodeJS.ErrnoException = new Error(
-        `${hostname} does not resolve to a loopback address`,
-      )
-      refused.code = 'ENOTFOUND'
-      return callback(refused, [])
-    }
-    if ((options as { all?: boolean }).all) return callback(null, allowed)
-    return callback(null, allowed[0]!.address, allowed[0]!.family)
-  })
-}
+/** Loopback addresses only; a name that resolves elsewhere is not found. */
+const loopbackOnlyLookup = guardedLookup(isLoopbackAddress, {
+  code: 'ENOTFOUND',
+  message: (hostname) => `${hostname} does not resolve to a loopback address`,
+})

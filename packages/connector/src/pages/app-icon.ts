@@ -15,11 +15,12 @@ export const ICON_BACKGROUND = '#1b57b8'
  */
 export type IconShape = 'rounded' | 'square' | 'maskable'
 
-export function appIconSvg(shape: IconShape = 'rounded'): string {
+/** The icon `size` px square, drawn in a 100-unit box. */
+export function appIconSvg(shape: IconShape = 'rounded', size = 100): string {
   // The mark in a 100-unit box, scaled into the safe zone for a maskable icon.
   const mark = shape === 'maskable' ? 'translate(15 15) scale(0.7)' : 'translate(6 6) scale(0.88)'
   const corner = shape === 'rounded' ? 22 : 0
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="${size}" height="${size}">
 <rect width="100" height="100" rx="${corner}" fill="${ICON_BACKGROUND}"/>
 <g transform="${mark}" fill="none" stroke="#ffffff" stroke-linecap="round" stroke-linejoin="round">
 <path d="M24 50 L42 67 L76 30" stroke-width="11"/>

@@ -57,6 +57,7 @@ const CACHED = 'public, max-age=86400'
 export function appManifestRoutes() {
   const app = new Hono()
   const manifestText = JSON.stringify(manifest)
+  const svg = appIconSvg()
   app.get(MANIFEST_PATH, (c) =>
     c.body(manifestText, 200, {
       'Content-Type': 'application/manifest+json',
@@ -68,7 +69,7 @@ export function appManifestRoutes() {
     const icon = APP_ICONS.find((one) => one.file === c.req.param('file'))
     if (!icon) return c.json({ error: 'not_found', error_description: 'No such icon.' }, 404)
     const headers = { 'Content-Type': icon.type, 'Cache-Control': CACHED }
-    if (icon.type === 'image/svg+xml') return c.body(appIconSvg(), 200, headers)
+    if (icon.type === 'image/svg+xml') return c.body(svg, 200, headers)
     // Read only when a device asks: a replica that serves no page never holds them.
     pngs ??= (await import('./app-icons.generated.js')).APP_ICON_PNGS
     return c.body(Buffer.from(pngs[icon.file]!, 'base64'), 200, headers)

@@ -1,6 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { BlockList, isIP } from 'node:net'
 import { isLoopbackAddress } from '../config/loopback.js'
+import { guardedLookup } from '../http/outbound.js'
 
 /**
  * Where a push may go: a push endpoint is a URL a browser hands the connector, so it could name
@@ -54,34 +54,12 @@ export function isPublicAddress(address: string): boolean {
 /** The code of a connection refused for where it would go. */
 export const NO_PUSH_ADDRESS = 'ERR_NO_PUSH_ADDRESS'
 
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void
-
 /**
- * A `lookup` for undici's connections that gives only the addresses `allowed` admits, and
- * refuses the name when it resolves to none of them.
+ * Resolves a push service's name to the addresses a push may reach: public ones, and with
+ * `loopback` (development only) this machine's too.
  */
-export function guardedLookup(allowed: (address: string) => boolean) {
-  return (hostname: string, options: object, callback: LookupCallback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, [])
-      const kept = addresses.filter((entry) => allowed(entry.address))
-      if (kept.length === 0) {
-        const refused: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to no address a push may reach`,
-        )
-        refused.code = NO_PUSH_ADDRESS
-        return callback(refused, [])
-      }
-      if ((options as { all?: boolean }).all) return callback(null, kept)
-      return callback(null, kept[0]!.address, kept[0]!.family)
-    })
-  }
-}
-
-/** Public addresses, and with `loopback` (development only) this machine's too. */
-export const pushAddressAllowed = (loopback: boolean) => (address: string) =>
-  isPublicAddress(address) || (loopback && isLoopbackAddress(address))
+export const pushLookup = (loopback: boolean) =>
+  guardedLookup((address) => isPublicAddress(address) || (loopback && isLoopbackAddress(address)), {
+    code: NO_PUSH_ADDRESS,
+    message: (hostname) => `${hostname} resolves to no address a push may reach`,
+  })

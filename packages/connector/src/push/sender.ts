@@ -1,7 +1,8 @@
 import { rootCertificates } from 'node:tls'
 import { Agent, type Dispatcher } from 'undici'
 import webpush from 'web-push'
-import { guardedLookup, NO_PUSH_ADDRESS, pushAddressAllowed } from './addresses.js'
+import { errorCode } from '../http/outbound.js'
+import { NO_PUSH_ADDRESS, pushLookup } from './addresses.js'
 import { endpointRefusal, type PushPolicy, type PushSubscription } from './subscriptions.js'
 
 /**
@@ -49,7 +50,7 @@ export class PushSender {
     this.#timeoutMs = options.timeoutMs ?? 5_000
     this.#dispatcher = new Agent({
       connect: {
-        lookup: guardedLookup(pushAddressAllowed(options.allowLoopback === true)),
+        lookup: pushLookup(options.allowLoopback === true),
         timeout: this.#timeoutMs,
         ...(options.extraCa && { ca: [...rootCertificates, options.extraCa] }),
       },
@@ -81,23 +82,13 @@ export class PushSender {
       if (answer.statusCode === 404 || answer.statusCode === 410) return 'gone'
       return answer.statusCode >= 200 && answer.statusCode < 300 ? 'sent' : 'failed'
     } catch (error) {
-      return refusedForAddress(error) ? 'refused' : 'failed'
+      return errorCode(error) === NO_PUSH_ADDRESS ? 'refused' : 'failed'
     }
   }
 
   close(): Promise<void> {
     return this.#dispatcher.close()
   }
-}
-
-/** Whether the connection was refused for where it would go (undici may wrap the error). */
-function refusedForAddress(error: unknown): boolean {
-  for (let current = error, depth = 0; depth < 3 && current; depth++) {
-    const { code, cause } = current as { code?: unknown; cause?: unknown }
-    if (code === NO_PUSH_ADDRESS) return true
-    current = cause
-  }
-  return false
 }
 
 /** Reads at most ANSWER_BYTES of an answer nobody needs, then lets the rest go. */

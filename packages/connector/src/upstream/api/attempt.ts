@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici'
+import { errorCode } from '../../http/outbound.js'
 import {
   errorForAnswer,
   lostAnswer,
@@ -174,17 +175,6 @@ function lostConnection(exchange: Exchange, error: unknown): AttemptFailure {
   return idempotent
     ? new AttemptFailure(withCause(unreachable(), error), true, true, undefined, deadlineAt)
     : new AttemptFailure(withCause(lostAnswer(), error), false, true, undefined, deadlineAt)
-}
-
-/** The error's code (undici's, or the system's), looking through causes and AggregateErrors. */
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
-    const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown }
-    if (typeof code === 'string') return code
-    current = Array.isArray(errors) ? errors[0] : cause
-  }
-  return undefined
 }
 
 function withCause<E extends Error>(error: E, cause: unknown): E {

@@ -7,9 +7,7 @@ import {
   AuthorizationFlow,
   COMPILED,
   databaseProxy,
-  freePort,
   isAlive,
-  startProcess,
   startReplicas,
   stopProcess,
   type Client,
@@ -18,6 +16,7 @@ import {
 } from '@countersign/connector/testing'
 import { MODERN, toolCall, type Target } from './load.js'
 import { benchDatabase, type BenchDatabase } from './organization/database.js'
+import { startCompiledSandbox } from './sandbox-process.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
 
@@ -59,17 +58,11 @@ export async function benchDatabaseOutage(): Promise<void> {
   try {
     database = await benchDatabase('countersign_bench_outage')
     proxy = await databaseProxy(database.url)
-    const [sandboxPort, googlePort] = [await freePort(), await freePort()]
-    const sandbox = await startProcess(children, COMPILED.sandbox, sandboxPort, {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_GOOGLE_PORT: String(googlePort),
-      DATA_DIR: join(dataDir, 'sandbox'),
-      LOG_LEVEL: 'warn',
-    })
+    const sandbox = await startCompiledSandbox(children, join(dataDir, 'sandbox'))
     await liftSandboxQuotas(sandbox.url)
     replicas = await startReplicas({
       databaseUrl: proxy.databaseUrl,
-      sandbox: { url: sandbox.url, googleUrl: `http://127.0.0.1:${googlePort}` },
+      sandbox,
       profile: 'generic',
       program: COMPILED.connector,
       env: {

@@ -6,8 +6,6 @@ import { pathToFileURL } from 'node:url'
 import {
   AuthorizationFlow,
   COMPILED,
-  freePort,
-  startProcess,
   startReplicas,
   stopProcess,
   type ReplicaSet,
@@ -25,6 +23,7 @@ import { batch, emitLatency, interleaved } from './organization/latency.js'
 import { connect, join, organization, seed } from './organization/people.js'
 import { largestRssMb, readReplicas, since } from './organization/readings.js'
 import { measureSteps } from './organization/steps.js'
+import { startCompiledSandbox } from './sandbox-process.js'
 import { liftSandboxQuotas, setSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
 
@@ -100,13 +99,7 @@ export async function benchOrganization(): Promise<void> {
   let replicas: ReplicaSet | undefined
   try {
     database = await benchDatabase()
-    const [sandboxPort, googlePort] = [await freePort(), await freePort()]
-    const sandbox = await startProcess(children, COMPILED.sandbox, sandboxPort, {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_GOOGLE_PORT: String(googlePort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    })
+    const sandbox = await startCompiledSandbox(children, dataDir)
     const holders = PILOT + PEOPLE
     const quota = QUERIES_PER_PERSON * holders
     // The day's quota at the provider; every other quota lifted (a bench's thousands of calls).
@@ -114,7 +107,7 @@ export async function benchOrganization(): Promise<void> {
     await setSandboxQuotas(sandbox.url, { tasksQueriesPerDay: quota })
     replicas = await startReplicas({
       databaseUrl: database.url,
-      sandbox: { url: sandbox.url, googleUrl: `http://127.0.0.1:${googlePort}` },
+      sandbox,
       count: REPLICAS,
       profile: 'generic',
       program: COMPILED.connector,

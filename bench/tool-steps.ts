@@ -5,8 +5,6 @@ import { join as joinPath } from 'node:path'
 import {
   AuthorizationFlow,
   COMPILED,
-  freePort,
-  startProcess,
   startReplicas,
   stopProcess,
   type ReplicaSet,
@@ -15,6 +13,7 @@ import { benchDatabase, type BenchDatabase } from './organization/database.js'
 import { join, organization } from './organization/people.js'
 import { measureSteps } from './organization/steps.js'
 import type { Runtime } from './runtime.js'
+import { startCompiledSandbox } from './sandbox-process.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
 
 /** People on the one node: enough that no grant's limit on calls is near. */
@@ -33,17 +32,11 @@ export async function benchToolSteps(runtime?: Runtime): Promise<void> {
   let replicas: ReplicaSet | undefined
   try {
     database = await benchDatabase('countersign_bench_steps')
-    const [sandboxPort, googlePort] = [await freePort(), await freePort()]
-    const sandbox = await startProcess(children, COMPILED.sandbox, sandboxPort, {
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_GOOGLE_PORT: String(googlePort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    })
+    const sandbox = await startCompiledSandbox(children, dataDir)
     await liftSandboxQuotas(sandbox.url)
     replicas = await startReplicas({
       databaseUrl: database.url,
-      sandbox: { url: sandbox.url, googleUrl: `http://127.0.0.1:${googlePort}` },
+      sandbox,
       count: 1,
       profile: 'generic',
       program: COMPILED.connector,

@@ -9,6 +9,7 @@ import { benchOutages } from './outages.js'
 import { node24 } from './runtime.js'
 import { benchSandboxTasks } from './sandbox-tasks.js'
 import { benchSearch } from './search.js'
+import { benchTapToChange } from './tap-to-change.js'
 import { benchToolSteps } from './tool-steps.js'
 import { benchViews } from './views.js'
 
@@ -27,6 +28,7 @@ await benchSearch()
 await benchAnalytics()
 await benchOutages()
 await benchDatabaseOutage()
+await benchTapToChange()
 await benchOrganization()
 // Last, each goal against the figures above, with what holds the ones short of it.
 emitGoals()

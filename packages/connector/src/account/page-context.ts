@@ -3,7 +3,9 @@ import { formOrRefusal } from '../auth/form-post.js'
 import { CONNECTIONS_PATH, signedInPage, signedOutPage } from '../pages/connections-page.js'
 import type { PageStatus } from '../pages/page.js'
 import { problemPage } from '../pages/problem-page.js'
+import type { NotificationsOffer } from '../pages/devices-section.js'
 import { Connections } from './connections.js'
+import { devicesToken } from './device-routes.js'
 import type { AccountDeps } from './routes.js'
 import { PersonSessions, type PersonSession } from './sessions.js'
 import { SignIn } from './sign-in.js'
@@ -30,12 +32,21 @@ export function accountPage(deps: AccountDeps) {
       status,
     })
 
+  /** The button that turns notifications on for this device, with its post's token. */
+  const notificationsOffer = (session: PersonSession): NotificationsOffer | undefined =>
+    deps.push && {
+      publicKey: deps.push.publicKey,
+      csrf: formTokens.issue(devicesToken(session)),
+    }
+
   async function signedIn(c: Context, session: PersonSession, message?: string) {
     return signedInPage(c, {
       subject: session.subject,
       connections: await connections.of(session.subject),
       csrf: sessionToken(session),
       message: message ?? c.req.query('saved'),
+      notifications: notificationsOffer(session),
+      devices: deps.push && (await deps.push.devices.list(session.subject)),
     })
   }
 
@@ -56,6 +67,7 @@ export function accountPage(deps: AccountDeps) {
     sessionTokenIsGood,
     signedOut,
     signedIn,
+    notificationsOffer,
     refused,
     formOf,
     /** The words of a refusal every group may give. */

@@ -12,7 +12,11 @@ import type { Store } from '../store/open.js'
 import { coverageRoutes } from './coverage-routes.js'
 import { disconnectRoutes } from './disconnect-routes.js'
 import { accountPage } from './page-context.js'
-import type { PersonSessions } from './sessions.js'
+import type { NotificationsOffer } from '../pages/devices-section.js'
+import type { PushDevices } from '../push/devices.js'
+import type { PushPolicy } from '../push/subscriptions.js'
+import { deviceRoutes } from './device-routes.js'
+import type { PersonSession, PersonSessions } from './sessions.js'
 import { SignIn, type UpstreamSignIn } from './sign-in.js'
 import { sessionRoutes } from './session-routes.js'
 
@@ -24,6 +28,7 @@ import { sessionRoutes } from './session-routes.js'
  *   POST /connections/disconnect  ends one of their grants (its upstream token revoked and erased)
  *   GET  /connections/{grant}/coverage   what one of their grants may use, read live, to change
  *   POST /connections/{grant}/coverage   Save: from the grant's next call on, on every replica
+ *   POST /connections/devices, /connections/devices/remove   turning notifications on and off
  *   POST /connections/sign-out
  *
  * Every post is refused when sent from another site or without the form's CSRF token (a MAC of
@@ -44,6 +49,16 @@ export interface AccountDeps {
   /** For "Sign in with ...". */
   providerName: string
   log: Logger
+  /** The person's devices that show notifications (src/push); unset, none are offered. */
+  push?: AccountPush
+}
+
+export interface AccountPush {
+  devices: PushDevices
+  /** The server's VAPID public key, which subscriptions are made for. */
+  publicKey: string
+  /** Which push services a subscription may name. */
+  policy: PushPolicy
 }
 
 export interface AccountPages {
@@ -57,6 +72,8 @@ export interface AccountPages {
    * through the provider, completed by onSignIn, which starts the session and returns there.
    */
   signInFor(pagePath: string): SignIn
+  /** The button that turns notifications on, for the signed-in person; undefined without push. */
+  notificationsOffer(session: PersonSession): NotificationsOffer | undefined
 }
 
 /** Each group of routes in its own file, all on one app. */
@@ -66,6 +83,7 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
   sessionRoutes(app, page)
   disconnectRoutes(app, page)
   coverageRoutes(app, page)
+  deviceRoutes(app, page)
 
   const onSignIn: AccountPages['onSignIn'] = async (c, callbackUrl) => {
     const result = await page.signIn.complete(c, callbackUrl)
@@ -82,5 +100,11 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
   const signInFor = (pagePath: string) =>
     new SignIn(deps.upstream, deps.formTokens, deps.publicUrl, pagePath)
 
-  return { routes: app, onSignIn, sessions: page.sessions, signInFor }
+  return {
+    routes: app,
+    onSignIn,
+    sessions: page.sessions,
+    signInFor,
+    notificationsOffer: page.notificationsOffer,
+  }
 }

@@ -1,8 +1,9 @@
+import { EventEmitter, once } from 'node:events'
 import type { Logger } from 'pino'
 import type { Metrics } from '../metrics/metrics.js'
 import type { Decided } from '../pages/approvals-page.js'
 import type { AccessMode, ChangeDescription } from '../services/definition.js'
-import type { Store } from '../store/open.js'
+import type { Channel, Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
 import { AuditTrail } from './audit.js'
 import { approvalKey, ArgumentDigests, isApprovalId, newApprovalId } from './digest.js'
@@ -24,6 +25,11 @@ import { ApprovalStore, type ApprovalRow, type ApprovalWithGrant } from './store
  */
 
 export const APPROVAL_TTL_MS = 10 * 60_000
+/**
+ * How often a waiting call reads its approval again when no word of a decision came: a replica's
+ * channel may be down for a moment, and what it missed is in the store.
+ */
+const DECISION_POLL_MS = 2_000
 /** How often a tool call's path expires approvals at most (#expireOnCall). */
 const EXPIRY_SWEEP_MS = 5_000
 
@@ -37,6 +43,11 @@ export interface ApprovalDeps {
   audit?: AuditTrail
   /** Where decisions and expiries are counted (src/metrics). */
   metrics?: Metrics
+  /**
+   * Where each decision is said to the replicas, so that a call waiting for it on any of them
+   * goes on at once (awaitDecision); unset, waiting calls find it by reading the store.
+   */
+  decisions?: Channel
 }
 
 export interface ApprovalCall {
@@ -122,6 +133,9 @@ export type ClientDecision =
     }
   | Exclude<DecideResult, { ok: true }>
 
+/** What a call that waited for the person found: 'pending' when it stopped waiting first. */
+export type Awaited = 'pending' | 'approved' | 'declined' | 'expired'
+
 /** What became of one change of an "Approve all". */
 export interface ApprovedOfMany {
   id: string
@@ -147,6 +161,12 @@ export class Approvals {
   #swept = -Infinity
   readonly #audit: AuditTrail
   readonly #metrics: Metrics | undefined
+  readonly #decisions: Channel | undefined
+  /** Each decision by its approval's key, from any replica, for the calls waiting here. */
+  readonly #decided = new EventEmitter().setMaxListeners(0)
+  #listening: Promise<unknown> | undefined
+  /** Aborted as the replica stops: its waiting calls answer with the link at once. */
+  readonly #stopping = new AbortController()
 
   constructor(deps: ApprovalDeps) {
     this.#store = new ApprovalStore(deps.store)
@@ -157,6 +177,7 @@ export class Approvals {
     this.#now = deps.now ?? Date.now
     this.#audit = deps.audit ?? new AuditTrail(deps.store, this.#now)
     this.#metrics = deps.metrics
+    this.#decisions = deps.decisions
   }
 
   /** The approval page of an approval. */
@@ -371,6 +392,66 @@ export class Approvals {
     return { ok: true, decision: 'approved', approvalId: approvalKey(id), ifMatch }
   }
 
+  /** The person a change waits for (its grant's); undefined once the grant has ended. */
+  async personOf(id: string): Promise<string | undefined> {
+    if (!isApprovalId(id)) return undefined
+    return (await this.#store.byKey(approvalKey(id)))?.account ?? undefined
+  }
+
+  /**
+   * Waits for the person to decide the change `id`, decided on whichever replica, until `signal`
+   * aborts or the replica stops: what became of it, or 'pending' when it is still undecided.
+   * Word of a decision comes through the replicas' channel; the store is read again every few
+   * seconds as well, for one that a channel down for a moment missed.
+   */
+  async awaitDecision(id: string, signal: AbortSignal): Promise<Awaited> {
+    const key = approvalKey(id)
+    const stop = AbortSignal.any([signal, this.#stopping.signal])
+    await this.#listen()
+    while (!stop.aborted) {
+      // Listening before reading: a decision made in between is not missed.
+      const word = once(this.#decided, key, {
+        signal: AbortSignal.any([stop, AbortSignal.timeout(DECISION_POLL_MS)]),
+      }).catch(() => undefined)
+      const row = await this.#store.byKey(key)
+      const status = row ? this.#statusOf(row) : 'expired'
+      if (status !== 'pending') return status
+      await word
+    }
+    return 'pending'
+  }
+
+  /** Stops every wait of this replica's calls (it is stopping). */
+  stopWaiting(): void {
+    this.#stopping.abort()
+  }
+
+  /** Subscribes once to the replicas' word of decisions; without it, waits read the store. */
+  #listen(): Promise<unknown> {
+    this.#listening ??= (
+      this.#decisions?.subscribe((key) => this.#decided.emit(key)) ?? Promise.resolve()
+    ).catch((error: unknown) => {
+      this.#listening = undefined
+      this.#log.warn(
+        { err: error },
+        'decisions are not heard from the other replicas: read instead',
+      )
+    })
+    return this.#listening
+  }
+
+  /** Tells the calls waiting for `key`, on every replica, that it was decided. */
+  #said(key: string): void {
+    if (!this.#decisions) {
+      this.#decided.emit(key)
+      return
+    }
+    this.#decisions.publish(key).catch((error: unknown) => {
+      // The waiting call reads the store again within DECISION_POLL_MS.
+      this.#log.warn({ err: error }, 'a decision could not be said to the other replicas')
+    })
+  }
+
   /** An approval for its page; the description is opened only while it is pending. */
   async view(id: string): Promise<ApprovalView> {
     if (!isApprovalId(id)) return { found: false }
@@ -444,6 +525,7 @@ export class Approvals {
         decision: status,
         approvalId: key,
       })
+      this.#said(key)
       return { ok: true, decision: status }
     }
     // Decided or expired since it was read: say which.

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
-import type { PersonSessions } from '../account/sessions.js'
+import type { PersonSession, PersonSessions } from '../account/sessions.js'
+import type { NotificationsOffer } from '../pages/devices-section.js'
 import type { SignIn } from '../account/sign-in.js'
 import type { ClientDirectory } from '../auth/clients.js'
 import type { Grants } from '../auth/grants.js'
@@ -26,4 +27,6 @@ export interface ApprovalRoutesDeps {
   /** For "Sign in with ...". */
   providerName: string
   log: Logger
+  /** The button that turns notifications on (account/routes.ts); undefined without push. */
+  notificationsOffer?: (session: PersonSession) => NotificationsOffer | undefined
 }

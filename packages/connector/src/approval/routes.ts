@@ -4,6 +4,7 @@ import { approveAllRoutes } from './approve-all-routes.js'
 import { changeRoutes } from './change-routes.js'
 import { decisionRoutes } from './decision-routes.js'
 import { listRoutes } from './list-routes.js'
+import { notificationRoutes } from './notification-routes.js'
 import type { ApprovalRoutesDeps } from './route-deps.js'
 import { approvalSignIns, signInRoutes } from './sign-in-routes.js'
 
@@ -14,6 +15,8 @@ import { approvalSignIns, signInRoutes } from './sign-in-routes.js'
  *   POST /approvals               Approve all: each change the page named that may go together
  *   GET  /approvals/{id}          one change in front (signed in as the grant's person), the others below
  *   POST /approvals/{id}          Approve or Decline that one change
+ *   GET, POST /approvals/{id}/notification   that change as a notification shows it, and its
+ *                                 decision from there (notification-routes.ts)
  *   POST /approvals/sign-in, /approvals/{id}/sign-in, /activity/sign-in
  *                                 off to the provider, through the connections page's sign-in, and back
  *   GET  /activity                what the person's assistants asked to change, and what became of it
@@ -32,6 +35,7 @@ export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
   signInRoutes(app, deps, signIns)
   listRoutes(app, deps, signIns)
   approveAllRoutes(app, deps)
+  notificationRoutes(app, deps)
   changeRoutes(app, deps, signIns)
   decisionRoutes(app, deps)
   activityRoutes(app, deps, signIns)

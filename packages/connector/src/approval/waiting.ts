@@ -21,7 +21,10 @@ export const changeToken = (session: PersonSession, id: string) =>
 export const allToken = (session: PersonSession, ids: readonly string[]) =>
   `approve all ${session.id} ${ids.map(approvalKey).sort().join(' ')}`
 
-type WaitingDeps = Pick<ApprovalRoutesDeps, 'approvals' | 'clients' | 'formTokens'>
+type WaitingDeps = Pick<
+  ApprovalRoutesDeps,
+  'approvals' | 'clients' | 'formTokens' | 'notificationsOffer'
+>
 
 /** A waiting change as the pages show it, with its own form's token. */
 function changeView(
@@ -74,5 +77,6 @@ export async function waitingPage(
         : undefined,
     message,
     status,
+    notifications: deps.notificationsOffer?.(session),
   })
 }

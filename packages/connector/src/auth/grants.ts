@@ -146,7 +146,8 @@ export class Grants {
   /**
    * Ends a grant: its link first (so that of two concurrent ends, one does the rest), then every
    * oauth record issued under it and every approval asked under it, then its upstream
-   * credential, revoked at the provider and erased. Idempotent, and it never throws: what fails is logged, and the rest still happens.
+   * credential, revoked at the provider and erased, and with the person's last grant, their
+   * devices. Idempotent, and it never throws: what fails is logged, and the rest still happens.
    */
   async end(grantId: string, reason: GrantEndReason): Promise<void> {
     let link: GrantLink | undefined
@@ -173,7 +174,26 @@ export class Grants {
     }
     if (!link) return
     await this.releaseCredential(link.credentialId, reason)
+    await this.forgetDevicesOfFormer(link.account, reason)
     this.log.info({ service: link.service, client: link.clientId, reason }, 'grant ended')
+  }
+
+  /**
+   * A person whose last grant ended has nothing left to be told of: the devices that showed
+   * their notifications (src/push) are erased with their other rows.
+   */
+  private async forgetDevicesOfFormer(account: string, reason: GrantEndReason): Promise<void> {
+    try {
+      const holds = await this.store.db
+        .selectFrom('grant_links')
+        .select('grant_id')
+        .where('account', '=', account)
+        .executeTakeFirst()
+      if (!holds)
+        await this.store.db.deleteFrom('push_devices').where('account', '=', account).execute()
+    } catch (error) {
+      this.log.error({ err: error, reason }, 'could not erase the devices of a former person')
+    }
   }
 
   /** The provider revoked a credential: every grant that acts with it ends. */

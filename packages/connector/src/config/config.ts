@@ -119,6 +119,30 @@ export interface ConnectorConfig {
   auditRetentionDays?: number
   /** Where `/metrics` is served, on a port of its own; unset, it is not served (METRICS_PORT=0). */
   metrics?: MetricsConfig
+  /** Notifications on the person's devices (src/push); each unset, its default. */
+  push?: PushConfig
+  /**
+   * How long a change's call from a client that cannot ask waits for the person's decision on
+   * their device, in seconds; 0 never waits. Unset: DEFAULT_APPROVAL_WAIT_SECONDS.
+   */
+  approvalWaitSeconds?: number
+}
+
+/**
+ * Under the 60 s that most hosts give a tool call (the MCP TypeScript SDK's request timeout, which
+ * most clients keep; Codex's `tool_timeout_sec`) and that proxies give a silent response, with
+ * time left for the change itself to be made and answered.
+ */
+export const DEFAULT_APPROVAL_WAIT_SECONDS = 50
+
+/** Web Push (src/push): where the connector sends, and who it says it is. */
+export interface PushConfig {
+  /** The push services' hosts a device's subscription may name (`.example.com`: any under it). */
+  services?: string[]
+  /** RFC 8292's contact, an https URL or a mailto:; unset, the public URL. */
+  contact?: string
+  /** Development only: a push service on this machine (tests), trusting `extraCa`. */
+  allowLoopback?: boolean
 }
 
 /** The metrics server (src/metrics): never the public port. */

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_QUOTAS,
   DEFAULT_RATE_LIMITS,
@@ -44,6 +45,29 @@ const profileName = {
 /** Origins, as the errors and the docs show them. */
 const connectorOrigin = originSuchAs('https://connector.example.com')
 const sandboxOrigin = originSuchAs('http://sandbox.internal')
+
+/** Host names, comma-separated; a leading `.` allows every host under it. */
+const hostList = {
+  must: 'host names, comma-separated, such as fcm.googleapis.com,.push.apple.com',
+  read(raw: string) {
+    const hosts = raw
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean)
+    const valid = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/
+    return hosts.length > 0 && hosts.every((host) => valid.test(host)) ? hosts : undefined
+  },
+  show: (hosts: string[]) => hosts.join(','),
+}
+
+/** RFC 8292's `sub`: a mailto: or an https URL. */
+const pushContact = {
+  must: 'a mailto: address or an https URL, such as mailto:ops@example.com',
+  read(raw: string) {
+    const url = URL.parse(raw)
+    return url && (url.protocol === 'mailto:' || url.protocol === 'https:') ? raw : undefined
+  },
+}
 
 /** pino's levels, quietest last. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -204,6 +228,42 @@ export const CONNECTOR_VARIABLES = declareVariables({
     details:
       'Older events are deleted at most once an hour, when an event is next recorded, and the ' +
       "person's activity page shows no further back.",
+  },
+  APPROVAL_WAIT_SECONDS: {
+    kind: wholeNumber(0, 600, 'of seconds'),
+    fallback: DEFAULT_APPROVAL_WAIT_SECONDS,
+    summary:
+      "How long a change's call waits for the person to decide on their device, when their " +
+      'assistant cannot ask them itself; `0` answers with the approval link at once.',
+    details:
+      'Only for a person with a device that shows notifications. The default stays under the 60 s ' +
+      'most hosts give a tool call. See [Notifications](#notifications).',
+  },
+  PUSH_SERVICES: {
+    kind: hostList,
+    fallback: undefined,
+    unset: 'any public https push service',
+    summary:
+      'The push services a device may be reached through, comma-separated host names; ' +
+      '`.example.com` allows every host under it.',
+    details:
+      'Chrome and Android use `fcm.googleapis.com`, Firefox `.push.services.mozilla.com`, ' +
+      'Safari `.push.apple.com`, Edge `.notify.windows.com`. See [Notifications](#notifications).',
+  },
+  PUSH_CONTACT: {
+    kind: pushContact,
+    fallback: undefined,
+    unset: '`PUBLIC_URL` (on http, `mailto:postmaster@` its host)',
+    summary:
+      "How a push service reaches the connector's operator (RFC 8292): a `mailto:` or an " +
+      '`https://` URL.',
+  },
+  DEV_ALLOW_LOOPBACK_PUSH: {
+    kind: flag,
+    fallback: false,
+    summary:
+      '`1` lets a device name a push service on this machine, for tests; its certificate is ' +
+      'trusted through `NODE_EXTRA_CA_CERTS`. **Development only.**',
   },
   DEV_ALLOW_LOOPBACK_CLIENT_METADATA: {
     kind: flag,

@@ -53,6 +53,12 @@ export function connectorEnvironment(env: Environment = process.env): ConnectorE
       quotas: quotasOf(env),
       auditRetentionDays: read(env, V.AUDIT_RETENTION_DAYS),
       metrics: metricsOf(env, port),
+      push: {
+        services: read(env, V.PUSH_SERVICES),
+        contact: read(env, V.PUSH_CONTACT),
+        allowLoopback: read(env, V.DEV_ALLOW_LOOPBACK_PUSH),
+      },
+      approvalWaitSeconds: read(env, V.APPROVAL_WAIT_SECONDS),
     },
     profile,
     upstream,

@@ -45,7 +45,14 @@ import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
 import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
+import { PushDevices } from '../push/devices.js'
+import { PushNotifier } from '../push/notifier.js'
+import { pushKeys } from '../push/push-keys.js'
+import { PushSender, type VapidKeys } from '../push/sender.js'
+import type { PushPolicy } from '../push/subscriptions.js'
+import { pushScriptRoutes } from '../pages/push-scripts.js'
 import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_AUDIT_RETENTION_DAYS,
   DEFAULT_QUOTAS,
   DEFAULT_RATE_LIMITS,
@@ -111,7 +118,18 @@ export interface ConnectorParts {
   metrics: Metrics
   /** The database away: each 503 and lost connection counted, and said now and then. */
   storeAway: StoreAwayReport
+  /** The person's devices that show notifications, and what tells them of a change (src/push). */
+  push: ConnectorPush
   log: Logger
+}
+
+export interface ConnectorPush {
+  devices: PushDevices
+  sender: PushSender
+  notifier: PushNotifier
+  /** The VAPID public key every replica signs with, which subscriptions are made for. */
+  publicKey: string
+  policy: PushPolicy
 }
 
 export interface RunningConnector {
@@ -204,7 +222,9 @@ export async function startConnector(
       onStatement: () => metrics.storeStatement(),
       onWaiting: startWaitLog(log),
     })
-    const parts = assemble(settled, store, vault, log, options, metrics, storeAway)
+    // Every replica signs with the one key pair, made by the first that starts.
+    const vapid = await pushKeys(store, vault, { log: log.child({ component: 'push' }) })
+    const parts = assemble(settled, store, vault, log, options, metrics, storeAway, vapid)
     handle = dispatcher(parts, inFlight, options)
     log.info(
       { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
@@ -214,6 +234,8 @@ export async function startConnector(
     let closing: Promise<void> | undefined
     const close = async () => {
       const stopped = stopAccepting(server)
+      // Calls waiting for a person answer with the link now: the change waits in the store.
+      parts.approvals.stopWaiting()
       const cutOff = await inFlight.stop(deadlineMs)
       if (cutOff > 0)
         log.warn({ requests: cutOff }, 'requests still in flight at the drain deadline: cut off')
@@ -223,6 +245,7 @@ export async function startConnector(
       await metricsServer?.close()
       await parts.api.close()
       await parts.shares.close()
+      await parts.push.sender.close()
       await parts.audit.flush()
       await store?.close()
     }
@@ -249,6 +272,7 @@ function assemble(
   options: ConnectorOptions,
   metrics: Metrics,
   storeAway: StoreAwayReport,
+  vapid: VapidKeys,
 ): ConnectorParts {
   const upstream = new Upstream({
     config: config.upstream,
@@ -313,7 +337,9 @@ function assemble(
     log: log.child({ component: 'approvals' }),
     audit,
     metrics,
+    decisions: store.channel(DECISIONS_CHANNEL),
   })
+  const push = pushParts(config, store, vault, vapid, log)
   return {
     config,
     store,
@@ -331,9 +357,39 @@ function assemble(
     audit,
     metrics,
     storeAway,
+    push,
     log,
   }
 }
+
+/** Where each decision is said to the replicas (gate.ts, `awaitDecision`). */
+const DECISIONS_CHANNEL = 'countersign_decisions'
+
+function pushParts(
+  config: ConnectorConfig,
+  store: Store,
+  vault: Vault,
+  vapid: VapidKeys,
+  log: Logger,
+): ConnectorPush {
+  const policy: PushPolicy = {
+    services: config.push?.services,
+    allowLoopback: config.push?.allowLoopback === true,
+  }
+  const devices = new PushDevices(store, vault)
+  const sender = new PushSender({
+    ...policy,
+    vapid,
+    contact: config.push?.contact ?? contactOf(config.publicUrl),
+    ...(policy.allowLoopback && config.extraCa && { extraCa: config.extraCa }),
+  })
+  const notifier = new PushNotifier(devices, sender, log.child({ component: 'push' }))
+  return { devices, sender, notifier, publicKey: vapid.publicKey, policy }
+}
+
+/** RFC 8292 asks an https URL or a mailto:; an http public URL (on a laptop) gives its host's. */
+const contactOf = (publicUrl: string) =>
+  publicUrl.startsWith('https:') ? publicUrl : `mailto:postmaster@${new URL(publicUrl).hostname}`
 
 function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: ConnectorOptions) {
   const { config, provider, log } = parts
@@ -356,6 +412,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
   const providerName = providerNameOf(config.upstream)
   app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
   app.route('/', appManifestRoutes())
+  app.route('/', pushScriptRoutes())
   const account = accountRoutes({
     publicUrl: config.publicUrl,
     store: parts.store,
@@ -367,6 +424,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
     formTokens: new FormTokens(parts.vault, 'connections'),
     providerName,
     log: log.child({ component: 'connections' }),
+    push: parts.push,
   })
   app.route(
     '/',
@@ -398,6 +456,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       formTokens: new FormTokens(parts.vault, 'approval'),
       providerName,
       log: log.child({ component: 'approvals' }),
+      notificationsOffer: account.notificationsOffer,
     }),
   )
   app.route(
@@ -416,6 +475,10 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       ...(parts.store.engine === 'postgres' && {
         answerBox: new AnswerBox(parts.store, parts.vault),
       }),
+      reach: {
+        tell: (account, change) => parts.push.notifier.tell(account, change),
+        waitMs: 1000 * (config.approvalWaitSeconds ?? DEFAULT_APPROVAL_WAIT_SECONDS),
+      },
       toolCallLimit: limits.toolCall,
       shares: parts.shares,
       metrics: parts.metrics,

@@ -47,13 +47,16 @@ export function askedOnPage(
   description: ChangeDescription,
   url: string,
   before?: 'expired' | 'used',
+  toldOnDevice = false,
 ): CallToolResult {
   const why =
     before === 'expired'
       ? 'The earlier approval expired unused (approvals last 10 minutes), so the person is asked again. '
       : before === 'used'
         ? 'The earlier approval of this same call was already used once, so this call needs its own. '
-        : ''
+        : toldOnDevice
+          ? 'A notification went to the person’s devices, and they have not decided yet. '
+          : ''
   return withPage(
     failure(
       `${why}Not done yet: this change needs the person’s approval. ${description.summary} ` +

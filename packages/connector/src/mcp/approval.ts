@@ -3,7 +3,12 @@ import {
   type CallToolResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server'
-import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
+import {
+  APPROVAL_TTL_MS,
+  type Approvals,
+  type ApprovalCall,
+  type DecideResult,
+} from '../approval/gate.js'
 import type { ApprovalChannel } from '../metrics/labels.js'
 import type { Metrics } from '../metrics/metrics.js'
 import type { AccessMode, ChangeDescription, ToolDefinition } from '../services/definition.js'
@@ -25,6 +30,7 @@ import {
   onlyOnPage,
 } from './approval-words.js'
 import { providerReader } from './provider-reader.js'
+import { waitOnDevices, type CallWaiting, type PersonReach } from './device-wait.js'
 
 /**
  * The approval step of a change (docs/design.md, "Approval of changes"): before a change is sent,
@@ -83,6 +89,8 @@ export class ApprovalStep {
     private readonly profile: ProviderProfile,
     /** Where each approval asked for is counted, by how the person is asked. */
     private readonly metrics?: Pick<Metrics, 'approvalAsked'>,
+    /** The person's devices, for a client that cannot ask (device-wait.ts); unset, the link. */
+    private readonly reach?: PersonReach,
   ) {}
 
   async clear(
@@ -90,6 +98,7 @@ export class ApprovalStep {
     args: Record<string, unknown>,
     grant: ToolGrant,
     asking: ClientAsking | undefined,
+    waiting?: CallWaiting,
   ): Promise<Clearance> {
     const policy = definition.approval
     if (!policy) throw new Error(`${definition.name} is not a change: it needs no approval`)
@@ -105,11 +114,12 @@ export class ApprovalStep {
     if (consumed.reason === 'declined') return stop(declined(definition.name, 'page'))
 
     // Pending: ask about the same approval again. Otherwise ask anew, saying why.
-    const waiting = consumed.reason === 'pending' ? await this.approvals.waiting(call) : undefined
+    const waitingOne =
+      consumed.reason === 'pending' ? await this.approvals.waiting(call) : undefined
     const channel = channelOf(policy.mode, asking)
     let pending: { id: string; url: string; description: ChangeDescription }
-    if (waiting) {
-      pending = waiting
+    if (waitingOne) {
+      pending = waitingOne
     } else {
       const description = await policy.describe(
         args,
@@ -121,7 +131,50 @@ export class ApprovalStep {
     }
     const before =
       consumed.reason === 'expired' || consumed.reason === 'used' ? consumed.reason : undefined
+    if (channel === 'link' && this.reach) {
+      const waited = await this.#waitOnDevices(definition, call, pending, waiting)
+      if (waited) return waited
+    }
     return stop(await this.#ask(definition, pending, asking, channel, before), 'approval_pending')
+  }
+
+  /**
+   * The client cannot ask: the person's devices are told, and the call waits for their decision
+   * (device-wait.ts). Approved, the call goes now; declined or expired, it says so; undecided
+   * within the bound, or with no device, undefined: the link, as at once.
+   */
+  async #waitOnDevices(
+    definition: ToolDefinition,
+    call: ApprovalCall,
+    pending: { id: string; url: string; description: ChangeDescription },
+    waiting: CallWaiting | undefined,
+  ): Promise<Clearance | undefined> {
+    // Its expiry is read again by the wait; this bounds the TTL of the message.
+    const expiresAt = Date.now() + APPROVAL_TTL_MS
+    const waited = await waitOnDevices(
+      this.approvals,
+      this.reach!,
+      { id: pending.id, expiresAt },
+      waiting,
+    )
+    if (waited === 'unreached') return undefined
+    if (waited === 'pending')
+      return stop(
+        askedOnPage(definition.name, pending.description, pending.url, undefined, true),
+        'approval_pending',
+      )
+    const consumed = await this.approvals.consume(call)
+    if (consumed.ok) return cleared(consumed)
+    switch (consumed.reason) {
+      case 'declined':
+        return stop(declined(definition.name, 'page'))
+      case 'used':
+        return stop(alreadyUsed(definition.name))
+      case 'pending':
+        return undefined
+      default:
+        return stop(approvalExpired(definition.name))
+    }
   }
 
   /** Asks the person: in the client where it can answer, else through the page's link. */

@@ -33,6 +33,7 @@ import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
 import { grantsScope, type McpAuthenticator } from './bearer.js'
+import type { PersonReach } from './device-wait.js'
 import type { RequestEnd } from './grant-access.js'
 import { serviceHandler } from './handler.js'
 import type { AnswerBox } from './answer-box.js'
@@ -70,6 +71,11 @@ export interface McpEndpointDeps {
   answerWaitMs?: number
   /** Where such an answer waits for another replica (PostgreSQL); unset, the channel alone. */
   answerBox?: AnswerBox
+  /**
+   * The person's devices, told of a change whose client cannot ask, and how long its call waits
+   * for their decision (device-wait.ts); unset, such a client gets the link at once.
+   */
+  reach?: PersonReach
   /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
   toolCallLimit?: RateLimiter
   /** Fair shares of the provider project's daily quotas (src/quotas); unset, none (tests). */
@@ -95,7 +101,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
   const metrics = deps.metrics ?? new Metrics()
-  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics)
+  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics, deps.reach)
   const requestState = requestStateCodec(deps.vault)
   const legacy = deps.answers && {
     sessions: new LegacySessions(deps.vault),

@@ -13,6 +13,7 @@ import { grantOf } from './grant-access.js'
 import { INSTRUCTIONS } from './instructions.js'
 import { QUESTIONS_PER_REQUEST, type LegacyQuestions } from './legacy-questions.js'
 import type { LegacySession } from './legacy-sessions.js'
+import type { CallWaiting } from './device-wait.js'
 import type { ServiceTools, ToolCaller } from './tools.js'
 import type { ServiceViews } from './views.js'
 
@@ -113,7 +114,28 @@ function callerOf(
   session: LegacySession | undefined,
 ): ToolCaller | undefined {
   const grant = grantOf(ctx)
-  return grant && { grant, asking: () => clientAsking(ctx, codec, session) }
+  return (
+    grant && {
+      grant,
+      asking: () => clientAsking(ctx, codec, session),
+      waiting: () => waitingOf(ctx),
+    }
+  )
+}
+
+/** How a call that waits for the person keeps its client told: progress, where it asked for it. */
+function waitingOf(ctx: ServerContext): CallWaiting {
+  const token = ctx.mcpReq._meta?.progressToken
+  return {
+    signal: ctx.mcpReq.signal,
+    ...(token !== undefined && {
+      progress: (progress, total, message) =>
+        ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, total, message },
+        }),
+    }),
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { html } from 'hono/html'
 import type { ChangeDescription, ChangeDetail } from '../services/definition.js'
+import { notificationsOffer, type NotificationsOffer } from './devices-section.js'
 import { page, personLinks, time, type PageStatus } from './page.js'
 
 /**
@@ -26,7 +27,10 @@ export interface ChangeView {
   serviceTitle: string
   /** What kind of change, in words ("Delete a task"). */
   toolTitle: string
-  /** A deletion: shown in the colour of danger, and never approved with others. */
+  /**
+   * It deletes or overwrites (MCP's `destructiveHint`): a deletion (approved on its own, not
+   * `together`) is shown in the colour of danger, an overwrite says what it replaces.
+   */
   destructive: boolean
   /** Approved in the client's way (auth-token): it may go with `Approve all`. */
   together: boolean
@@ -48,6 +52,8 @@ export interface ApprovalsView {
   /** What was just decided, in a sentence. */
   message?: string
   status?: PageStatus
+  /** The button that turns notifications on for this device; none without push. */
+  notifications?: NotificationsOffer
 }
 
 /** The page of one change (with the others waiting), or of the waiting changes alone. */
@@ -89,6 +95,7 @@ export function approvalsPage(c: Context, view: ApprovalsView) {
           : ''
       }
       ${view.approveAll ? approveAllForm(view.approveAll) : ''}
+      ${view.notifications ? notificationsOffer(view.notifications) : ''}
       <footer>
         <p>
           Signed in as <strong>${view.subject}</strong>. Approving allows exactly the change shown,
@@ -102,14 +109,14 @@ export function approvalsPage(c: Context, view: ApprovalsView) {
 
 /** The change the link was for: its summary as the heading, then all of it. */
 function frontChange(change: ChangeView, now: number) {
-  return html`<section class="card${change.destructive ? ' destructive' : ''}">
+  return html`<section class="card${isDeletion(change) ? ' destructive' : ''}">
     <p class="meta"><span class="tag">${change.toolTitle}</span></p>
     <h1>${change.description.summary}</h1>
     <p class="lead">
       <strong>${change.clientName}</strong> asks to make this change in your
       <strong>${change.serviceTitle}</strong>. Nothing changes unless you approve it.
     </p>
-    ${change.destructive ? deletionWarning : ''} ${summaryList(change.description.details)}
+    ${warningOf(change)} ${summaryList(change.description.details)}
     <p class="meta">
       This request expires at ${time(change.expiresAt)} (${inMinutes(change, now)}).
     </p>
@@ -119,14 +126,14 @@ function frontChange(change: ChangeView, now: number) {
 
 /** Another waiting change: its summary, who asks, and all of it one click away. */
 function otherChange(change: ChangeView, now: number) {
-  return html`<article class="card${change.destructive ? ' destructive' : ''}">
+  return html`<article class="card${isDeletion(change) ? ' destructive' : ''}">
     <p class="meta"><span class="tag">${change.toolTitle}</span></p>
     <h3>${change.description.summary}</h3>
     <p class="meta">
       ${change.clientName} · ${change.serviceTitle} · expires at ${time(change.expiresAt)}
       (${inMinutes(change, now)})
     </p>
-    ${change.destructive ? deletionWarning : ''}
+    ${warningOf(change)}
     <details ${change.destructive ? 'open' : ''}>
       <summary>What changes</summary>
       ${summaryList(change.description.details)}
@@ -136,9 +143,21 @@ function otherChange(change: ChangeView, now: number) {
   </article>`
 }
 
+/** A destructive change that is approved on its own: a deletion. */
+const isDeletion = (change: ChangeView) => change.destructive && !change.together
+
 const deletionWarning = html`<p class="warning">
   A deletion cannot be undone from here. Check what goes with it before you approve.
 </p>`
+
+const overwriteWarning = html`<p class="note">
+  This replaces what is there now: each value it replaces is shown under the new one.
+</p>`
+
+function warningOf(change: ChangeView) {
+  if (!change.destructive) return ''
+  return isDeletion(change) ? deletionWarning : overwriteWarning
+}
 
 function decisionForm(change: ChangeView) {
   return html`<form method="post" action="${approvalPath(change.id)}">

@@ -2,12 +2,19 @@ import type { Context } from 'hono'
 import { html } from 'hono/html'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { choiceForm, type ChoiceForm } from './choice-page.js'
+import {
+  devicesList,
+  notificationsOffer,
+  type DeviceView,
+  type NotificationsOffer,
+} from './devices-section.js'
 import { page, personLinks, time, type PageStatus } from './page.js'
 
 /**
  * The connections page: signed out, what it is and a button to sign in through the provider;
- * signed in, each assistant connected to the person's account with a Disconnect button. Plain
- * forms, no JavaScript; every form carries its CSRF token.
+ * signed in, each assistant connected to the person's account with a Disconnect button, and the
+ * devices that show their notifications, each with Remove. Plain forms; only turning
+ * notifications on needs a script. Every form carries its CSRF token.
  */
 
 export const CONNECTIONS_PATH = '/connections'
@@ -68,6 +75,8 @@ export function signedInPage(c: Context, view: SignedInView) {
         Assistants never see your password or your provider's token. Disconnecting here is the same
         as revoking the assistant's access from the assistant itself.
       </p>
+      ${view.notifications ? notificationsOffer(view.notifications) : ''}
+      ${devicesList(view.devices ?? [], csrf)}
       <footer>
         <form method="post" action="${CONNECTIONS_PATH}/sign-out">
           <p>
@@ -104,6 +113,10 @@ export interface SignedInView {
   connections: ConnectionView[]
   csrf: string
   message?: string
+  /** The button that turns notifications on for this device; none without push. */
+  notifications?: NotificationsOffer
+  /** The devices that show the person's notifications. */
+  devices?: readonly DeviceView[]
 }
 
 function connectionItem(connection: ConnectionView, csrf: string) {

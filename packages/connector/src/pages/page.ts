@@ -8,7 +8,7 @@ type Body = HtmlEscapedString | Promise<HtmlEscapedString>
 
 /**
  * The connector's own pages (consent, approvals, activity, connections, errors), one family:
- * plain HTML that works without JavaScript, never framed, never cached, sending no referrer
+ * plain HTML that works without JavaScript (whose one script turns notifications on: push-scripts.ts), never framed, never cached, sending no referrer
  * (their URLs name interactions). Values interpolated with `html` are escaped. No `form-action`:
  * a consent form's answer redirects to the provider.
  *
@@ -20,7 +20,7 @@ type Body = HtmlEscapedString | Promise<HtmlEscapedString>
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',

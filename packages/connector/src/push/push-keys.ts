@@ -1,4 +1,6 @@
+import type { Logger } from 'pino'
 import type { Store } from '../store/open.js'
+import { SealedValueError } from '../vault/errors.js'
 import { pushKeyBinding } from '../vault/bindings.js'
 import type { Vault } from '../vault/vault.js'
 import { newVapidKeys, type VapidKeys } from './sender.js'
@@ -13,31 +15,59 @@ import { newVapidKeys, type VapidKeys } from './sender.js'
 
 const NAME = 'vapid'
 
-export async function pushKeys(store: Store, vault: Vault, now = Date.now): Promise<VapidKeys> {
+export async function pushKeys(
+  store: Store,
+  vault: Vault,
+  { now = Date.now, log }: { now?: () => number; log?: Logger } = {},
+): Promise<VapidKeys> {
   const kept = await read(store, vault)
-  if (kept) return kept
+  if (kept && 'publicKey' in kept) return kept
   const made = newVapidKeys()
-  // Two replicas starting at once: the first insert holds, and both read it back.
-  await store.db
-    .insertInto('push_keys')
-    .values({
-      name: NAME,
-      public_key: made.publicKey,
-      sealed: vault.seal(made.privateKey, pushKeyBinding(NAME)),
-      key_id: vault.keyId,
-      created_at: now(),
-    })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute()
-  return (await read(store, vault))!
+  const row = {
+    name: NAME,
+    public_key: made.publicKey,
+    sealed: vault.seal(made.privateKey, pushKeyBinding(NAME)),
+    key_id: vault.keyId,
+    created_at: now(),
+  }
+  if (kept) {
+    // Sealed under a key this vault does not hold: no device's subscription made for it opens
+    // here either. A new pair replaces it (only that row: another replica may have done so).
+    log?.warn('the push key pair could not be opened with VAULT_KEY: made anew')
+    await store.db
+      .updateTable('push_keys')
+      .set(row)
+      .where('name', '=', NAME)
+      .where('sealed', '=', kept.unreadable)
+      .execute()
+  } else {
+    // Two replicas starting at once: the first insert holds, and both read it back.
+    await store.db
+      .insertInto('push_keys')
+      .values(row)
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute()
+  }
+  const settled = await read(store, vault)
+  if (!settled || !('publicKey' in settled)) throw new Error('the push key pair could not be kept')
+  return settled
 }
 
-async function read(store: Store, vault: Vault): Promise<VapidKeys | undefined> {
+/** The kept pair; or the sealed value of one this vault cannot open. */
+async function read(
+  store: Store,
+  vault: Vault,
+): Promise<VapidKeys | { unreadable: string } | undefined> {
   const row = await store.db
     .selectFrom('push_keys')
     .select(['public_key', 'sealed'])
     .where('name', '=', NAME)
     .executeTakeFirst()
   if (!row) return undefined
-  return { publicKey: row.public_key, privateKey: vault.open(row.sealed, pushKeyBinding(NAME)) }
+  try {
+    return { publicKey: row.public_key, privateKey: vault.open(row.sealed, pushKeyBinding(NAME)) }
+  } catch (error) {
+    if (error instanceof SealedValueError) return { unreadable: row.sealed }
+    throw error
+  }
 }

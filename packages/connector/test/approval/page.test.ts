@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { approvalKey, newApprovalId } from '../../src/approval/digest.js'
 import { connectorForSuite, csrfOf } from '../support/connector.js'
+import { expectOnlyOwnScript } from '../support/page-scripts.js'
 import { dumpStore } from '../support/store-dump.js'
 import { approvalFlow, escaped } from './flow.js'
 
@@ -25,7 +26,10 @@ const hostile = {
   ifMatch: '"etag-7"',
 }
 
-/** An HTML page that cannot be framed, is never cached and runs no script. */
+/**
+ * An HTML page that cannot be framed, is never cached and runs no script but the pages' own file
+ * (the one that turns notifications on): nothing inline, so nothing injected runs.
+ */
 function expectProtectedPage(
   what: string,
   page: { status: number; headers: Headers; text: string },
@@ -36,7 +40,8 @@ function expectProtectedPage(
   expect(page.headers.get('x-frame-options'), what).toBe('DENY')
   expect(page.headers.get('content-security-policy'), what).toContain("frame-ancestors 'none'")
   expect(page.headers.get('cache-control'), what).toBe('no-store')
-  expect(page.text, what).not.toMatch(/<script/i)
+  expect(page.headers.get('content-security-policy'), what).toContain("script-src 'self';")
+  expectOnlyOwnScript(what, page.text)
 }
 
 describe('the approval page', () => {
@@ -75,6 +80,29 @@ describe('the approval page', () => {
     expect(page).toContain('<button name="Approve" value="Approve">Approve</button>')
     expect(page).toContain('<button name="Decline" value="Decline">Decline</button>')
     expect(csrfOf(page)).toBeTruthy()
+  })
+
+  it('an edit says what it replaces; only a deletion is shown in the colour of danger', async () => {
+    const { person, grantId } = await flow.connected('page-editor')
+    const edit = await flow.approvals.request({
+      grantId,
+      tool: 'update_task',
+      args: { tasklist: 'list-1', task: 'task-1', title: 'Buy oat milk' },
+      mode: 'auth-token',
+      description: {
+        summary: 'Change task "Buy milk" in list "Groceries"?',
+        details: [{ label: 'Title', value: '"Buy oat milk"', before: '"Buy milk"' }],
+      },
+    })
+    const end = await flow.signInFrom(person, edit.url)
+    expect(end.text).toContain('This replaces what is there now')
+    expect(end.text).not.toContain('cannot be undone')
+    expect(end.text).not.toContain('card destructive')
+    const deletion = await flow.approvals.request(flow.deleteCall(grantId))
+    const page = await flow.open(person, deletion.url)
+    expect(page.text).toMatch(
+      /<section class="card destructive">[\s\S]*A deletion cannot be undone/,
+    )
   })
 
   it('Approve: the person is told to go back to the assistant; the same call then goes through once, with the etag they saw', async () => {

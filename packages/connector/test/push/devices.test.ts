@@ -40,6 +40,16 @@ describeEachEngine('push keys and devices', (engine) => {
     expect(row.sealed).not.toContain(a.privateKey)
   })
 
+  it('a key pair sealed under a key this vault does not hold is made anew, and the new one kept', async () => {
+    const location = await engine.newLocation()
+    const store = await engine.openStore(location)
+    const lost = await pushKeys(store, vaultOf(key()))
+    const vault = vaultOf(key())
+    const made = await pushKeys(store, vault)
+    expect(made.publicKey).not.toBe(lost.publicKey)
+    expect(await pushKeys(store, vault)).toEqual(made)
+  })
+
   it('a device is its person’s: listed, reached and removed by them alone; its endpoint never stored in the clear', async () => {
     const store = await engine.openStore()
     const devices = new PushDevices(store, vaultOf(key()))

@@ -77,3 +77,17 @@ export {
   tokensOf,
   type Assets,
 } from './model-budget.js'
+
+// The pages' one script, and nothing else.
+export { expectOnlyOwnScript } from './page-scripts.js'
+
+// A person's devices: a push service on loopback, and the device's side of a pushed change.
+export { PushService, type Delivered, type TestDevice } from './push-service.js'
+export {
+  actOnNotification,
+  deliveredTo,
+  notificationOf,
+  notifyButtonOf,
+  pushedApproval,
+  turnOnNotifications,
+} from '../push/device.js'

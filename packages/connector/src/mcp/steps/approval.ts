@@ -18,7 +18,14 @@ export const clearApproval: Step = {
     if (!policy) return next()
     const grant = call.need('grant')
     const input = call.need('input')
-    const clearance = await parts.approval!.clear(definition, input, grant, call.caller?.asking?.())
+    const { caller } = call
+    const clearance = await parts.approval!.clear(
+      definition,
+      input,
+      grant,
+      caller?.asking?.(),
+      caller?.waiting?.(),
+    )
     if (!clearance.go) return clearance
     call.var.approvalId = clearance.approvalId
     if (clearance.ifMatch !== undefined) call.var.ifMatch = clearance.ifMatch

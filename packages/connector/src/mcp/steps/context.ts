@@ -10,6 +10,7 @@ import type { RateLimiter } from '../../store/rate-limits.js'
 import type { ApiResult, UpstreamApi } from '../../upstream/index.js'
 import type { ApprovalStep } from '../approval.js'
 import type { ClientAsking } from '../asking.js'
+import type { CallWaiting } from '../device-wait.js'
 import type { CallShape } from '../call.js'
 import type { ToolGrant } from '../grant-access.js'
 import type { GrantNames } from '../grant-names.js'
@@ -38,6 +39,8 @@ export interface ToolCaller {
   grant: ToolGrant
   /** Read only for a change: a read has no one to ask. */
   asking?: () => ClientAsking | undefined
+  /** A change's call that waits for the person on their device (device-wait.ts). */
+  waiting?: () => CallWaiting
 }
 
 /** What a call ended in: its result, and how it is counted (metrics/labels.ts). */

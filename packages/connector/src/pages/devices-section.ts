@@ -40,9 +40,10 @@ export function notificationsOffer(offer: NotificationsOffer) {
         Turn on notifications
       </button>
     </div>
-    <p class="note" data-push-status role="status">
-      <noscript>Turning notifications on needs JavaScript in this browser.</noscript>
-    </p>
+    <noscript
+      ><p class="note">Turning notifications on needs JavaScript in this browser.</p></noscript
+    >
+    <p class="note" data-push-status role="status" hidden></p>
     <script src="${PUSH_SCRIPT_PATH}" defer></script>
   </section>`
 }

@@ -16,19 +16,22 @@ export const SERVICE_WORKER_PATH = '/service-worker.js'
 export const DEVICES_PATH = '/connections/devices'
 /** What a pushed change's notification shows (GET), and where its actions decide it (POST). */
 export const notificationPath = (id: string) => `/approvals/${id}/notification`
+/** How long the page waits for the browser's push service to subscribe it. */
+export const SUBSCRIBE_BOUND_MS = 20_000
 
 const PAGE_SCRIPT = `'use strict'
 ;(async () => {
   const button = document.querySelector('[data-push-key]')
   const status = document.querySelector('[data-push-status]')
   if (!button || !status) return
-  const say = (words) => { status.textContent = words }
+  const say = (words) => { status.textContent = words; status.hidden = false }
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
     say('This browser does not show notifications from websites. On an iPhone or iPad, add this page to your Home Screen first, then open it from there.')
     return
   }
   button.hidden = false
   if (Notification.permission === 'denied') say('Notifications are blocked for this site. Allow them in your browser’s site settings, then come back.')
+  const UNANSWERED = Symbol('unanswered')
   const key = Uint8Array.from(atob(button.dataset.pushKey.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))
   button.addEventListener('click', async () => {
     button.disabled = true
@@ -40,16 +43,23 @@ const PAGE_SCRIPT = `'use strict'
       }
       const registration = await navigator.serviceWorker.register('${SERVICE_WORKER_PATH}')
       await navigator.serviceWorker.ready
+      // A browser whose push service cannot be reached (a network that blocks it) may never
+      // answer the subscribe: bounded, so the person is told rather than left with a dead button.
+      const unanswered = new Promise((resolve) => setTimeout(resolve, ${SUBSCRIBE_BOUND_MS}, UNANSWERED))
       const subscription =
         (await registration.pushManager.getSubscription()) ??
-        (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }))
+        (await Promise.race([registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }), unanswered]))
+      if (subscription === UNANSWERED) {
+        say('This browser’s push service did not answer, so notifications are not on. Check this device’s connection and try again. You can still approve here.')
+        return
+      }
       const body = new URLSearchParams({ csrf: button.dataset.csrf, subscription: JSON.stringify(subscription) })
       const answer = await fetch('${DEVICES_PATH}', { method: 'POST', body, credentials: 'same-origin' })
       const said = await answer.json().catch(() => ({}))
       say(said.message ?? 'Something went wrong. Reload the page and try again.')
       if (answer.ok) button.textContent = 'Turn on again'
     } catch {
-      say('This browser could not turn notifications on. Reload the page and try again.')
+      say('This browser could not turn notifications on: it may not offer them, or they may be switched off in its settings. You can still approve here.')
     } finally {
       button.disabled = false
     }

@@ -189,9 +189,9 @@ export class Approvals {
    * A pending approval for exactly this call, valid 10 minutes, and its page: the one already
    * pending for the same grant, tool and arguments if there is one, else a new one.
    */
-  async request(call: ApprovalRequest): Promise<{ id: string; url: string }> {
+  async request(call: ApprovalRequest): Promise<{ id: string; url: string; expiresAt: number }> {
     const waiting = await this.waiting(call)
-    if (waiting) return { id: waiting.id, url: waiting.url }
+    if (waiting) return { id: waiting.id, url: waiting.url, expiresAt: waiting.expiresAt }
     const now = this.#now()
     const digests = this.#digests.of(call.args)
     const id = newApprovalId()
@@ -215,7 +215,7 @@ export class Approvals {
       decided_at: null,
       used_at: null,
     })
-    return { id, url: this.urlOf(id) }
+    return { id, url: this.urlOf(id), expiresAt: now + APPROVAL_TTL_MS }
   }
 
   /**
@@ -224,7 +224,9 @@ export class Approvals {
    */
   async waiting(
     call: ApprovalCall,
-  ): Promise<{ id: string; url: string; description: ChangeDescription } | undefined> {
+  ): Promise<
+    { id: string; url: string; description: ChangeDescription; expiresAt: number } | undefined
+  > {
     await this.#expireOnCall()
     const now = this.#now()
     const rows = await this.#store.ofCall(call.grantId, call.tool, this.#digests.of(call.args))
@@ -235,7 +237,13 @@ export class Approvals {
     try {
       const id = this.#vault.open(row.sealed_id!, binding(row.id, 'id'))
       const sealed = this.#callOf(row)
-      if (sealed) return { id, url: this.urlOf(id), description: sealed.description }
+      if (sealed)
+        return {
+          id,
+          url: this.urlOf(id),
+          description: sealed.description,
+          expiresAt: row.expires_at,
+        }
     } catch (error) {
       this.#log.warn({ err: error }, 'a pending approval could not be opened; asking anew')
     }

@@ -3,7 +3,7 @@ import type { PersonSession } from '../account/sessions.js'
 import { formOrRefusal } from '../auth/form-post.js'
 import type { PageStatus } from '../pages/page.js'
 import { when } from '../pages/page.js'
-import { notificationPath } from '../pages/push-scripts.js'
+import { CHANGE_WAITS, notificationPath } from '../pages/push-scripts.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import type { ApprovalView } from './gate.js'
 import type { ApprovalRoutesDeps } from './route-deps.js'
@@ -30,11 +30,7 @@ export interface NotificationWords {
   actions: { action: 'approve' | 'decline'; title: string }[]
 }
 
-const ELSEWHERE: NotificationWords = {
-  title: 'A change waits for your approval',
-  body: 'Open it to check what it does, then approve or decline.',
-  actions: [],
-}
+const ELSEWHERE: NotificationWords = { ...CHANGE_WAITS, actions: [] }
 
 export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
   const answer = (c: Context, words: NotificationWords, status: PageStatus | 401 = 200) =>

@@ -3,12 +3,7 @@ import {
   type CallToolResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server'
-import {
-  APPROVAL_TTL_MS,
-  type Approvals,
-  type ApprovalCall,
-  type DecideResult,
-} from '../approval/gate.js'
+import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
 import type { ApprovalChannel } from '../metrics/labels.js'
 import type { Metrics } from '../metrics/metrics.js'
 import type { AccessMode, ChangeDescription, ToolDefinition } from '../services/definition.js'
@@ -62,6 +57,9 @@ export type Clearance =
       result: CallToolResult | InputRequiredResult
       outcome: 'approval_pending' | 'refused'
     }
+
+/** A change waiting for the person: its page, what it is, and until when. */
+type Pending = { id: string; url: string; description: ChangeDescription; expiresAt: number }
 
 const stop = (
   result: CallToolResult | InputRequiredResult,
@@ -117,7 +115,7 @@ export class ApprovalStep {
     const waitingOne =
       consumed.reason === 'pending' ? await this.approvals.waiting(call) : undefined
     const channel = channelOf(policy.mode, asking)
-    let pending: { id: string; url: string; description: ChangeDescription }
+    let pending: Pending
     if (waitingOne) {
       pending = waitingOne
     } else {
@@ -146,17 +144,10 @@ export class ApprovalStep {
   async #waitOnDevices(
     definition: ToolDefinition,
     call: ApprovalCall,
-    pending: { id: string; url: string; description: ChangeDescription },
+    pending: Pending,
     waiting: CallWaiting | undefined,
   ): Promise<Clearance | undefined> {
-    // Its expiry is read again by the wait; this bounds the TTL of the message.
-    const expiresAt = Date.now() + APPROVAL_TTL_MS
-    const waited = await waitOnDevices(
-      this.approvals,
-      this.reach!,
-      { id: pending.id, expiresAt },
-      waiting,
-    )
+    const waited = await waitOnDevices(this.approvals, this.reach!, pending, waiting)
     if (waited === 'unreached') return undefined
     if (waited === 'pending')
       return stop(
@@ -180,7 +171,7 @@ export class ApprovalStep {
   /** Asks the person: in the client where it can answer, else through the page's link. */
   async #ask(
     definition: ToolDefinition,
-    pending: { id: string; url: string; description: ChangeDescription },
+    pending: Pick<Pending, 'id' | 'url' | 'description'>,
     asking: ClientAsking | undefined,
     channel: ApprovalChannel,
     before: 'expired' | 'used' | undefined,

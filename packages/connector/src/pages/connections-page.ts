@@ -8,7 +8,7 @@ import {
   type DeviceView,
   type NotificationsOffer,
 } from './devices-section.js'
-import { page, personLinks, time, type PageStatus } from './page.js'
+import { endingForm, page, personLinks, time, type PageStatus } from './page.js'
 
 /**
  * The connections page: signed out, what it is and a button to sign in through the provider;
@@ -141,13 +141,12 @@ function connectionItem(connection: ConnectionView, csrf: string) {
       It may use ${coverageWords(connection.service, connection.coverage)}.
       <a href="${coveragePath(connection.grantId)}">Change what it may use</a>
     </p>
-    <form class="danger" method="post" action="${CONNECTIONS_PATH}/disconnect">
-      <input type="hidden" name="csrf" value="${csrf}" />
-      <input type="hidden" name="grant" value="${connection.grantId}" />
-      <div class="actions">
-        <button name="Disconnect" value="Disconnect">Disconnect</button>
-      </div>
-    </form>
+    ${endingForm(
+      `${CONNECTIONS_PATH}/disconnect`,
+      csrf,
+      { name: 'grant', value: connection.grantId },
+      'Disconnect',
+    )}
   </article>`
 }
 

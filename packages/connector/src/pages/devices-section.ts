@@ -1,6 +1,6 @@
 import { html } from 'hono/html'
 import { DEVICES_PATH, PUSH_SCRIPT_PATH } from './push-scripts.js'
-import { time } from './page.js'
+import { endingForm, time } from './page.js'
 
 /**
  * Notifications on the person's devices, as the approvals and connections pages show them: the
@@ -58,13 +58,7 @@ export function devicesList(devices: readonly DeviceView[], csrf: string) {
           html`<li class="card">
             <h3>${device.label}</h3>
             <p class="meta">Added ${time(device.createdAt)}.</p>
-            <form class="danger" method="post" action="${DEVICES_PATH}/remove">
-              <input type="hidden" name="csrf" value="${csrf}" />
-              <input type="hidden" name="device" value="${device.id}" />
-              <div class="actions">
-                <button name="Remove" value="Remove">Remove</button>
-              </div>
-            </form>
+            ${endingForm(`${DEVICES_PATH}/remove`, csrf, { name: 'device', value: device.id }, 'Remove')}
           </li>`,
       )}
     </ul>`

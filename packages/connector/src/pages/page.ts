@@ -47,6 +47,24 @@ export const when = (epochMs: number) =>
 export const time = (epochMs: number) =>
   html`<time datetime="${new Date(epochMs).toISOString()}">${when(epochMs)}</time>`
 
+/**
+ * A form of one button that ends something of the person's (Disconnect, Remove), in the colour
+ * of danger: its CSRF token and the one field naming what it ends.
+ */
+export const endingForm = (
+  action: string,
+  csrf: string,
+  field: { name: string; value: string },
+  button: string,
+) =>
+  html`<form class="danger" method="post" action="${action}">
+    <input type="hidden" name="csrf" value="${csrf}" />
+    <input type="hidden" name="${field.name}" value="${field.value}" />
+    <div class="actions">
+      <button name="${button}" value="${button}">${button}</button>
+    </div>
+  </form>`
+
 /** The links every signed-in page of the person's offers at its foot. */
 export const personLinks = html`<nav aria-label="Your account">
   <a href="/approvals">Waiting for you</a> <a href="/activity">Activity</a>

@@ -67,6 +67,16 @@ const PAGE_SCRIPT = `'use strict'
 })()
 `
 
+/**
+ * What a notification says when the device cannot read the change (signed out, offline): that one
+ * waits, and a tap opens it. The worker shows it by itself, and the connector answers with it.
+ */
+export const CHANGE_WAITS = {
+  title: 'A change waits for your approval',
+  body: 'Open it to check what it does, then approve or decline.',
+  actions: [],
+} as const
+
 const WORKER_SCRIPT = `'use strict'
 const ICON = '${iconUrl('countersign-192.png')}'
 const pageOf = (id) => '/approvals/' + encodeURIComponent(id)
@@ -80,7 +90,7 @@ self.addEventListener('push', (event) => {
 
 async function show(id) {
   // Signed out (or offline), the notification still says a change waits, and a tap opens it.
-  let shown = { title: 'A change waits for your approval', body: 'Open it to check what it does, then approve or decline.', actions: [] }
+  let shown = ${JSON.stringify(CHANGE_WAITS)}
   try {
     const answer = await fetch(pageOf(id) + '/notification', { credentials: 'same-origin', cache: 'no-store' })
     if (answer.headers.get('content-type')?.startsWith('application/json')) shown = await answer.json()

@@ -14,6 +14,7 @@ import {
 import { MODERN, toolCall, type Target } from './load.js'
 import { liftSandboxQuotas } from './sandbox-quotas.js'
 import { emit } from './stats.js'
+import { UNREACHED_PER_MINUTE } from './limits.js'
 
 /**
  * A provider's faults as an operator sees them (docs/design.md, "Reliability"): the compiled
@@ -61,7 +62,7 @@ export async function benchOutages(): Promise<void> {
       DATA_DIR: dataDir,
       VAULT_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'error',
-      RATE_LIMIT_TOOL_CALLS_PER_MINUTE: '1000000000',
+      RATE_LIMIT_TOOL_CALLS_PER_MINUTE: UNREACHED_PER_MINUTE,
     })
     const flow = new AuthorizationFlow({ url: connector.url, sandbox: { url: sandbox.url } })
     const people = await Promise.all(

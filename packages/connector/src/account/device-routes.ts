@@ -4,8 +4,7 @@ import type { PageStatus } from '../pages/page.js'
 import { DEVICES_PATH } from '../pages/push-scripts.js'
 import { deviceLabel } from '../push/device-label.js'
 import { checkSubscription } from '../push/subscriptions.js'
-import type { AccountPage } from './page-context.js'
-import type { PersonSession } from './sessions.js'
+import { devicesToken, type AccountPage } from './page-context.js'
 
 /**
  * The person's devices that show notifications:
@@ -16,9 +15,6 @@ import type { PersonSession } from './sessions.js'
  * The first is posted by the pages' script with a token of its own (the person's session and
  * this purpose), the second by the connections page's form with its token.
  */
-
-/** The subscription post's CSRF subject: the person's session, for this one purpose. */
-export const devicesToken = (session: PersonSession) => `push devices ${session.id}`
 
 export function deviceRoutes(app: Hono, page: AccountPage): void {
   const push = page.deps.push

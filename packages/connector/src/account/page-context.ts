@@ -5,10 +5,12 @@ import type { PageStatus } from '../pages/page.js'
 import { problemPage } from '../pages/problem-page.js'
 import type { NotificationsOffer } from '../pages/devices-section.js'
 import { Connections } from './connections.js'
-import { devicesToken } from './device-routes.js'
-import type { AccountDeps } from './routes.js'
+import type { AccountDeps } from './account-deps.js'
 import { PersonSessions, type PersonSession } from './sessions.js'
 import { SignIn } from './sign-in.js'
+
+/** The subscription post's CSRF subject: the person's session, for this one purpose. */
+export const devicesToken = (session: PersonSession) => `push devices ${session.id}`
 
 /** What every route group of `/connections` answers with: the person, their page, a refusal. */
 export type AccountPage = ReturnType<typeof accountPage>

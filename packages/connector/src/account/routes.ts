@@ -1,23 +1,15 @@
 import { Hono } from 'hono'
-import type { Provider } from 'oidc-provider'
-import type { Logger } from 'pino'
-import type { CoverageSeal } from '../auth/coverage.js'
-import type { Grants } from '../auth/grants.js'
 import type { InteractionDeps } from '../auth/interaction-deps.js'
-import type { FormTokens } from '../auth/keys.js'
-import type { Offers } from '../auth/offer.js'
 import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import { problemPage } from '../pages/problem-page.js'
-import type { Store } from '../store/open.js'
 import { coverageRoutes } from './coverage-routes.js'
 import { disconnectRoutes } from './disconnect-routes.js'
 import { accountPage } from './page-context.js'
 import type { NotificationsOffer } from '../pages/devices-section.js'
-import type { PushDevices } from '../push/devices.js'
-import type { PushPolicy } from '../push/subscriptions.js'
 import { deviceRoutes } from './device-routes.js'
 import type { PersonSession, PersonSessions } from './sessions.js'
-import { SignIn, type UpstreamSignIn } from './sign-in.js'
+import type { AccountDeps } from './account-deps.js'
+import { SignIn } from './sign-in.js'
 import { sessionRoutes } from './session-routes.js'
 
 /**
@@ -34,32 +26,6 @@ import { sessionRoutes } from './session-routes.js'
  * Every post is refused when sent from another site or without the form's CSRF token (a MAC of
  * the session, or of the sign-in nonce); a disconnect acts only on a grant of the signed-in person.
  */
-
-export interface AccountDeps {
-  publicUrl: string
-  store: Store
-  provider: Provider
-  grants: Grants
-  /** What each grant covers, sealed. */
-  coverage: CoverageSeal
-  /** The person's lists, sites or properties, read live to change what a grant covers. */
-  offers: Offers
-  upstream: UpstreamSignIn
-  formTokens: FormTokens
-  /** For "Sign in with ...". */
-  providerName: string
-  log: Logger
-  /** The person's devices that show notifications (src/push); unset, none are offered. */
-  push?: AccountPush
-}
-
-export interface AccountPush {
-  devices: PushDevices
-  /** The server's VAPID public key, which subscriptions are made for. */
-  publicKey: string
-  /** Which push services a subscription may name. */
-  policy: PushPolicy
-}
 
 export interface AccountPages {
   routes: Hono

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
+import type { FrontDoor } from './front-doors.js'
 
 /**
  * A connector whose PUBLIC_URL is on loopback is reached under every loopback name, and hosts
@@ -12,14 +13,13 @@ import { hostnameOfHeader, isLoopbackHostname } from '../config/loopback.js'
  */
 export function misaddressedAnswers(
   publicUrl: URL,
-): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+): (req: IncomingMessage, res: ServerResponse, path: string, door?: FrontDoor) => boolean {
   if (!isLoopbackHostname(publicUrl.hostname)) return () => false
   // Nearly every request names the public host as it is written: no parsing for those.
-  return (req, res, path) =>
+  return (req, res, path, door) =>
     req.headers.host !== publicUrl.host &&
-    path !== '/healthz' &&
-    path !== '/readyz' &&
-    answerMisaddressed(req, res, path, publicUrl)
+    door?.caller !== 'probe' &&
+    answerMisaddressed(req, res, path, publicUrl, door)
 }
 
 function answerMisaddressed(
@@ -27,12 +27,15 @@ function answerMisaddressed(
   res: ServerResponse,
   path: string,
   publicUrl: URL,
+  door: FrontDoor | undefined,
 ): boolean {
   const hostname = hostnameOfHeader(req.headers.host)
   if (!hostname || hostname === publicUrl.hostname || !isLoopbackHostname(hostname)) return false
 
   const target = publicUrl.origin + (req.url ?? '/')
-  if ((req.method === 'GET' || req.method === 'HEAD') && isPage(path)) {
+  // A path no door has is a page's mistyped address, most likely: the person is sent there too.
+  const caller = door?.caller ?? 'page'
+  if ((req.method === 'GET' || req.method === 'HEAD') && caller === 'page') {
     res.writeHead(308, { Location: target, 'Cache-Control': 'no-store' })
     res.end()
     return true
@@ -40,9 +43,10 @@ function answerMisaddressed(
   const message =
     `This server's address is ${publicUrl.origin}, not ${hostname}: use ${target}. ` +
     `Assistants compare the address exactly, so ${hostname} and ${publicUrl.hostname} are not the same to them.`
-  const body = isMcp(path)
-    ? { jsonrpc: '2.0', error: { code: -32600, message }, id: null }
-    : { error: 'invalid_request', error_description: message }
+  const body =
+    caller === 'mcp'
+      ? { jsonrpc: '2.0', error: { code: -32600, message }, id: null }
+      : { error: 'invalid_request', error_description: message }
   const text = JSON.stringify(body)
   res.writeHead(421, {
     'Content-Type': 'application/json',
@@ -52,9 +56,3 @@ function answerMisaddressed(
   res.end(text)
   return true
 }
-
-const isMetadata = (path: string) => path.startsWith('/.well-known/')
-const isMcp = (path: string) => !isMetadata(path) && path.endsWith('/mcp')
-
-/** The person's pages, as against the endpoints that programs call. */
-const isPage = (path: string) => !isMcp(path) && !isMetadata(path) && !path.startsWith('/oauth/')

@@ -26,13 +26,7 @@ import { Offers } from '../auth/offer.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { refuseOversizedBody } from '../auth/oauth-bodies.js'
 import { FormTokens } from '../auth/keys.js'
-import {
-  AS_METADATA_PATH,
-  createAuthorizationServer,
-  DISCOVERY_PATH,
-  OAUTH_PATH_PREFIX,
-  ROUTES,
-} from '../auth/provider.js'
+import { AS_METADATA_PATH, createAuthorizationServer, DISCOVERY_PATH } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
 import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
@@ -68,6 +62,7 @@ import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
 import { StoreAwayReport } from '../metrics/store-away.js'
 import { misaddressedAnswers } from './addressed.js'
 import { EarlyAnswerResponse } from './early-answers.js'
+import { frontDoors } from './front-doors.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
 
@@ -157,24 +152,9 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
 }
 
 /**
- * oidc-provider's paths that answer CORS (http/cors.ts): its two metadata documents, registration
- * (and reading a registration, RFC 7592), the token and revocation endpoints. Not the
- * authorization endpoint nor anything else that a browser's cookies reach.
- */
-const CORS_PATHS: ReadonlySet<string> = new Set([
-  AS_METADATA_PATH,
-  DISCOVERY_PATH,
-  ROUTES.registration,
-  ROUTES.token,
-  ROUTES.revocation,
-])
-const servesCors = (path: string) =>
-  CORS_PATHS.has(path) || path.startsWith(`${ROUTES.registration}/`)
-
-/**
  * Opens the store and the vault, builds the authorization server and the HTTP app, and serves
- * both from one Node server: oidc-provider's paths (`/oauth/...` and its metadata) go to
- * oidc-provider, everything else to Hono. Resolves once `/healthz` answers 200.
+ * both from one Node server: each request goes to the answerer of its front door
+ * (front-doors.ts), oidc-provider or the connector's Hono app. Resolves once `/healthz` answers 200.
  */
 export async function startConnector(
   config: ConnectorConfig,
@@ -505,6 +485,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
   const oidcListener = provider.callback()
   const rateLimits = new OAuthRateLimits(limits)
   const publicUrl = new URL(config.publicUrl)
+  const doorOf = frontDoors()
   const misaddressed = misaddressedAnswers(publicUrl)
   const requestLog = log.child({ component: 'http' })
 
@@ -529,14 +510,11 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       })
     }
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
-    if (misaddressed(req, res, path)) return
+    const door = doorOf(path)
+    if (misaddressed(req, res, path, door)) return
 
-    if (
-      path.startsWith(OAUTH_PATH_PREFIX) ||
-      path === DISCOVERY_PATH ||
-      path === AS_METADATA_PATH
-    ) {
-      if (servesCors(path) && bearerCorsOnNode(req, res)) return
+    if (door?.answeredBy === 'authorization server') {
+      if (door.cors === 'any origin' && bearerCorsOnNode(req, res)) return
       // RFC 8414 metadata is the same document as oidc-provider's discovery.
       if (path === AS_METADATA_PATH) req.url = DISCOVERY_PATH + (req.url ?? '').slice(path.length)
       // oidc-provider builds its URLs from the request: make it see the public origin, whatever

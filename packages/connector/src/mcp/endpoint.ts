@@ -39,7 +39,11 @@ import { serviceHandler } from './handler.js'
 import type { AnswerBox } from './answer-box.js'
 import { LegacyQuestions, type Answer } from './legacy-questions.js'
 import { LegacySessions } from './legacy-sessions.js'
-import { resourceMetadata, resourceMetadataPath } from './resource-metadata.js'
+import {
+  RESOURCE_METADATA_CACHE,
+  resourceMetadata,
+  resourceMetadataPath,
+} from './resource-metadata.js'
 import { ServiceViews } from './views.js'
 import { ServiceTools } from './tools.js'
 
@@ -118,7 +122,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
   for (const service of SERVICE_NAMES) {
     app.use(resourceMetadataPath(service), bearerCors)
     app.get(resourceMetadataPath(service), (c) => {
-      c.header('Cache-Control', 'public, max-age=3600')
+      c.header('Cache-Control', RESOURCE_METADATA_CACHE)
       return c.json(resourceMetadata(deps.publicUrl, service))
     })
 

@@ -7,6 +7,9 @@ import { resourceOf } from '../auth/resources.js'
  * which scopes.
  */
 
+/** An hour: the document changes only with the connector's address or its scopes. */
+export const RESOURCE_METADATA_CACHE = 'public, max-age=3600'
+
 export const resourceMetadataPath = (service: ServiceName) =>
   `/.well-known/oauth-protected-resource/${service}/mcp`
 

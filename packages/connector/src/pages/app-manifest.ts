@@ -8,7 +8,7 @@ import { appIconSvg, type IconShape } from './app-icon.js'
  */
 
 export const MANIFEST_PATH = '/manifest.webmanifest'
-const ICONS_PATH = '/icons'
+export const ICONS_PATH = '/icons'
 
 /** The pages' background in each scheme (pages/page-style.ts): the app's bars blend into it. */
 export const THEME_COLORS = { light: '#f3f4f6', dark: '#0e1115' } as const
@@ -52,7 +52,7 @@ const manifest = {
 }
 
 /** A day: the icons change only with a release, and a stale one costs nothing. */
-const CACHED = 'public, max-age=86400'
+export const APP_FILES_CACHE = 'public, max-age=86400'
 
 export function appManifestRoutes() {
   const app = new Hono()
@@ -61,14 +61,14 @@ export function appManifestRoutes() {
   app.get(MANIFEST_PATH, (c) =>
     c.body(manifestText, 200, {
       'Content-Type': 'application/manifest+json',
-      'Cache-Control': CACHED,
+      'Cache-Control': APP_FILES_CACHE,
     }),
   )
   let pngs: Readonly<Record<string, string>> | undefined
   app.get(`${ICONS_PATH}/:file`, async (c) => {
     const icon = APP_ICONS.find((one) => one.file === c.req.param('file'))
     if (!icon) return c.json({ error: 'not_found', error_description: 'No such icon.' }, 404)
-    const headers = { 'Content-Type': icon.type, 'Cache-Control': CACHED }
+    const headers = { 'Content-Type': icon.type, 'Cache-Control': APP_FILES_CACHE }
     if (icon.type === 'image/svg+xml') return c.body(svg, 200, headers)
     // Read only when a device asks: a replica that serves no page never holds them.
     pngs ??= (await import('./app-icons.generated.js')).APP_ICON_PNGS

@@ -129,10 +129,12 @@ async function decide(id, csrf, decision) {
 }
 `
 
+/** A new release's script is fetched again at once. */
+export const SCRIPTS_CACHE = 'no-cache'
+
 const SCRIPT_HEADERS = {
   'Content-Type': 'text/javascript; charset=utf-8',
-  // A new release's script is fetched again at once.
-  'Cache-Control': 'no-cache',
+  'Cache-Control': SCRIPTS_CACHE,
   'X-Content-Type-Options': 'nosniff',
 }
 

@@ -1,0 +1,37 @@
+import type { Provider } from 'oidc-provider'
+import type { Logger } from 'pino'
+import type { CoverageSeal } from '../auth/coverage.js'
+import type { Grants } from '../auth/grants.js'
+import type { FormTokens } from '../auth/keys.js'
+import type { Offers } from '../auth/offer.js'
+import type { PushDevices } from '../push/devices.js'
+import type { PushPolicy } from '../push/subscriptions.js'
+import type { Store } from '../store/open.js'
+import type { UpstreamSignIn } from './sign-in.js'
+
+/** What the person's own page, `/connections` (routes.ts), needs of the connector. */
+export interface AccountDeps {
+  publicUrl: string
+  store: Store
+  provider: Provider
+  grants: Grants
+  /** What each grant covers, sealed. */
+  coverage: CoverageSeal
+  /** The person's lists, sites or properties, read live to change what a grant covers. */
+  offers: Offers
+  upstream: UpstreamSignIn
+  formTokens: FormTokens
+  /** For "Sign in with ...". */
+  providerName: string
+  log: Logger
+  /** The person's devices that show notifications (src/push); unset, none are offered. */
+  push?: AccountPush
+}
+
+export interface AccountPush {
+  devices: PushDevices
+  /** The server's VAPID public key, which subscriptions are made for. */
+  publicKey: string
+  /** Which push services a subscription may name. */
+  policy: PushPolicy
+}

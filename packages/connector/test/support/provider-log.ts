@@ -1,14 +1,16 @@
+import { readRequestLog, type LoggedRequest } from '@countersign/sandbox/testing'
 import type { ServiceName } from '../../src/services/catalog.js'
 import type { ProfileName } from '../../src/services/profiles/index.js'
 import type { ConnectorHarness } from './connector.js'
 
-/** One request the sandbox received, as its control API logs it (path without query string). */
-export interface ProviderRequest {
-  method: string
-  path: string
-  status: number
-  /** Which of the sandbox's origins it reached: the generic dialect or Google's. */
-  dialect: 'seed' | 'google'
+/** One request the sandbox received, its dialect named as the profile that speaks it. */
+export type ProviderRequest = LoggedRequest
+
+/** The sandbox's request log, oldest first. */
+export async function providerLog(
+  suite: Pick<ConnectorHarness, 'sandboxRequest'>,
+): Promise<ProviderRequest[]> {
+  return readRequestLog((await suite.sandboxRequest('GET', '/_sandbox/requests')).body)
 }
 
 /**
@@ -34,12 +36,13 @@ export async function providerRequests(
   service: ServiceName,
   from = 0,
 ) {
-  const res = await suite.sandboxRequest('GET', '/_sandbox/requests')
-  const log = res.body as ProviderRequest[]
-  const dialect = suite.profile === 'google' ? 'google' : 'seed'
+  const log = await providerLog(suite)
   const paths = API_PATHS[suite.profile][service]
+  // The sandbox names each of its dialects as the profile that speaks it.
   const calls = log
     .slice(from)
-    .filter((entry) => entry.dialect === dialect && paths.some((p) => entry.path.startsWith(p)))
+    .filter(
+      (entry) => entry.dialect === suite.profile && paths.some((p) => entry.path.startsWith(p)),
+    )
   return { next: log.length, calls, writes: calls.filter((entry) => entry.method !== 'GET') }
 }

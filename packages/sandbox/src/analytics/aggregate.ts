@@ -1,5 +1,5 @@
 import type { LocalNow } from '../synthetic/calendar.js'
-import type { CoreDimension } from './catalog.js'
+import type { CoreDimension } from './core-dimension.js'
 import type { DayBlock } from './day.js'
 import { dayBlock } from './day-cache.js'
 import type { Scope } from './fields.js'

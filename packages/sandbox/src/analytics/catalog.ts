@@ -1,8 +1,8 @@
 import { computedDimensions } from './computed-dimensions.js'
 import { COMPUTED_METRICS } from './computed-metrics.js'
+import type { CoreDimension } from './core-dimension.js'
 import { customDimensions } from './custom-definitions.js'
-import type { DayBlock } from './day.js'
-import type { Dimension, Metric } from './fields.js'
+import type { Metric } from './fields.js'
 import { keyEventMetrics } from './key-event-metrics.js'
 import type { PropertyProfile } from './property.js'
 import { STANDARD_DIMENSIONS } from './schema/dimensions.js'
@@ -16,8 +16,6 @@ import { NOT_SET } from './vocabulary.js'
  * (computed-dimensions.ts, computed-metrics.ts); the others answer as a property without such
  * data does: "(not set)" for a dimension, 0 for a metric.
  */
-
-export type CoreDimension = Dimension<DayBlock>
 
 export interface Catalog {
   profile: PropertyProfile

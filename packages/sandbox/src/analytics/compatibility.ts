@@ -1,5 +1,5 @@
 import { invalidArgument } from '../http/errors.js'
-import type { CoreDimension } from './catalog.js'
+import type { CoreDimension } from './core-dimension.js'
 import type { Metric, Scope } from './fields.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { CoreDimension } from './catalog.js'
+import type { CoreDimension } from './core-dimension.js'
 import type { PropertyProfile } from './property.js'
 import { MEMBERSHIP_TIERS } from './vocabulary.js'
 

@@ -4,10 +4,12 @@ import { ensureUser, userName } from '../account/users.js'
 import { createGrant } from '../auth/grants.js'
 import { SHORT_SCOPES } from '../auth/scopes.js'
 import { apisChange } from '../core/enabled-apis.js'
-import { faultSpec } from '../core/faults.js'
+import { faultSpec, type FaultSpec } from '../core/faults.js'
 import { quotaChange } from '../core/quota-limits.js'
 import { clientRegistration } from '../core/registered-clients.js'
+import type { LoggedRequest } from '../core/request-log.js'
 import type { SandboxEnv } from '../core/state.js'
+import { wireDialect } from '../core/wire-dialect.js'
 import { readJsonObject } from '../http/body.js'
 import { parseOrInvalid } from '../http/validate.js'
 import { assetRoutes } from './assets.js'
@@ -57,10 +59,10 @@ export function controlRoutes() {
   control.post('/faults', async (c) => {
     const spec = parseOrInvalid(faultSpec, await readJsonObject(c))
     c.var.sandbox.faults.add(spec)
-    return c.json({ queued: spec })
+    return c.json({ queued: faultOnTheWire(spec) })
   })
 
-  control.get('/faults', (c) => c.json(c.var.sandbox.faults.list()))
+  control.get('/faults', (c) => c.json(c.var.sandbox.faults.list().map(faultOnTheWire)))
 
   control.delete('/faults', (c) => {
     c.var.sandbox.faults.clear()
@@ -69,7 +71,7 @@ export function controlRoutes() {
 
   control.route('/', taskFixtureRoutes())
 
-  control.get('/requests', (c) => c.json(c.var.sandbox.requests.list()))
+  control.get('/requests', (c) => c.json(c.var.sandbox.requests.list().map(requestOnTheWire)))
 
   control.post('/quotas', async (c) => {
     const change = parseOrInvalid(quotaChange, await readJsonObject(c))
@@ -122,4 +124,15 @@ export function controlRoutes() {
   })
 
   return control
+}
+
+/** A fault as the control API writes it: its dialect by its wire name. */
+function faultOnTheWire<Fault extends FaultSpec>(fault: Fault) {
+  const { dialect } = fault.match
+  return dialect ? { ...fault, match: { ...fault.match, dialect: wireDialect(dialect) } } : fault
+}
+
+/** A logged request as the control API writes it: its dialect by its wire name. */
+function requestOnTheWire(entry: LoggedRequest) {
+  return { ...entry, dialect: wireDialect(entry.dialect) }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { USAGE_LIMIT_REASONS } from '../http/errors.js'
+import type { DialectName } from './dialect.js'
+import { dialectFromWire } from './wire-dialect.js'
 
 export const faultSpec = z
   .object({
@@ -8,14 +10,8 @@ export const faultSpec = z
         method: z.string().min(1).optional(),
         /** The raw path without query; `*` matches any run of characters. */
         path: z.string().min(1).optional(),
-        /**
-         * Only requests to this origin: the generic dialect (S: `seed`, its first name, as the
-         * request log says, or `generic`) or Google's (G); default both.
-         */
-        dialect: z
-          .enum(['seed', 'generic', 'google'])
-          .transform((name) => (name === 'generic' ? 'seed' : name))
-          .optional(),
+        /** Only requests to this origin: the generic dialect (S) or Google's (G); default both. */
+        dialect: dialectFromWire.optional(),
       })
       .strict()
       .default({}),
@@ -39,7 +35,7 @@ export const faultSpec = z
     path: ['status'],
   })
 
-type FaultSpec = z.infer<typeof faultSpec>
+export type FaultSpec = z.infer<typeof faultSpec>
 
 interface Fault extends FaultSpec {
   remaining: number
@@ -65,7 +61,7 @@ export class FaultBook {
    * The first queued fault that matches, used up by this call; a fault with a `probability` is
    * met by each matching request with that chance, and only the requests that meet it count.
    */
-  take(method: string, path: string, dialect: 'seed' | 'google'): FaultSpec | undefined {
+  take(method: string, path: string, dialect: DialectName): FaultSpec | undefined {
     const index = this.faults.findIndex(
       (f) =>
         (!f.match.method || f.match.method.toUpperCase() === method.toUpperCase()) &&

@@ -1,13 +1,14 @@
-import type { Dialect } from './dialect.js'
+import type { DialectName } from './dialect.js'
 
-interface LoggedRequest {
+/** One request the sandbox received, as the control API's request log keeps it. */
+export interface LoggedRequest {
   method: string
   /** The raw path as received, without its query string. */
   path: string
   /** The status answered; 0 when the connection was reset instead. */
   status: number
   /** The origin that received it: the generic dialect (S) or Google's (G). */
-  dialect: Dialect['name']
+  dialect: DialectName
 }
 
 /** The requests the sandbox received, oldest first, for tests that count upstream calls. */

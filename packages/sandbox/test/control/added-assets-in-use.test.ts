@@ -31,7 +31,7 @@ async function owner(user: string) {
 }
 
 /** The status of every site call, at S or at G. */
-async function siteCalls(token: string, site: string, dialect: 'seed' | 'google') {
+async function siteCalls(token: string, site: string, dialect: 'generic' | 'google') {
   const feed = site.startsWith('sc-domain:')
     ? `https://www.${site.slice('sc-domain:'.length)}/extra.xml`
     : `${site}extra.xml`
@@ -40,7 +40,7 @@ async function siteCalls(token: string, site: string, dialect: 'seed' | 'google'
     : `${site}boots/`
   const query = { startDate: '2026-01-01', endDate: '2026-01-31', dimensions: ['query'] }
   const calls: [string, string, unknown?][] =
-    dialect === 'seed'
+    dialect === 'generic'
       ? [
           ['GET', `/search/v1/sites/${enc(site)}`],
           ['GET', `/search/v1/sites/${enc(site)}/sitemaps`],
@@ -55,7 +55,7 @@ async function siteCalls(token: string, site: string, dialect: 'seed' | 'google'
           ['POST', `/webmasters/v3/sites/${enc(site)}/searchAnalytics/query`, query],
           ['POST', '/v1/urlInspection/index:inspect', { inspectionUrl: page, siteUrl: site }],
         ]
-  const send = dialect === 'seed' ? sandbox.request : sandbox.googleRequest
+  const send = dialect === 'generic' ? sandbox.request : sandbox.googleRequest
   const answers: ApiResponse[] = []
   for (const [method, path, body] of calls)
     answers.push(
@@ -68,9 +68,9 @@ async function siteCalls(token: string, site: string, dialect: 'seed' | 'google'
 }
 
 /** The status of every analytics call on a property, at S or at G. */
-async function propertyCalls(token: string, id: string, dialect: 'seed' | 'google') {
+async function propertyCalls(token: string, id: string, dialect: 'generic' | 'google') {
   const calls: [string, string, unknown?][] =
-    dialect === 'seed'
+    dialect === 'generic'
       ? [
           ['GET', `/analytics/v1/properties/${id}/metadata`],
           ['POST', `/analytics/v1/properties/${id}/report`, REPORT],
@@ -83,7 +83,7 @@ async function propertyCalls(token: string, id: string, dialect: 'seed' | 'googl
           ['POST', `/v1beta/properties/${id}:batchRunReports`, { requests: [REPORT, REPORT] }],
           ['POST', `/v1beta/properties/${id}:runRealtimeReport`, REALTIME],
         ]
-  const send = dialect === 'seed' ? sandbox.request : sandbox.googleRequest
+  const send = dialect === 'generic' ? sandbox.request : sandbox.googleRequest
   const answers: ApiResponse[] = []
   for (const [method, path, body] of calls)
     answers.push(await send(method, path, { token, ...(body !== undefined && { body }) }))
@@ -106,14 +106,14 @@ describe('added sites and properties in use', () => {
     )
   })
 
-  it.each(['seed', 'google'] as const)(
+  it.each(['generic', 'google'] as const)(
     'every site call answers on an added site at %s, and refuses another user with 403',
     async (dialect) => {
       const { token } = await owner(`use-ben-${dialect}`)
       for (const site of [PREFIX_SITE, DOMAIN_SITE]) {
         const answers = await siteCalls(token, site, dialect)
         // A submitted sitemap: 200 in the generic dialect, 204 in Google's.
-        const submitted = dialect === 'seed' ? 200 : 204
+        const submitted = dialect === 'generic' ? 200 : 204
         expect(statuses(answers), site).toEqual([200, 200, submitted, 200, 200])
         expect(answers[3]!.body.rows.length).toBeGreaterThan(0)
         expect(answers[4]!.body.inspectionResult.indexStatusResult).toBeDefined()
@@ -127,7 +127,7 @@ describe('added sites and properties in use', () => {
     },
   )
 
-  it.each(['seed', 'google'] as const)(
+  it.each(['generic', 'google'] as const)(
     'every analytics call answers on an added property at %s, and refuses another user with 403',
     async (dialect) => {
       const { token, property } = await owner(`use-cy-${dialect}`)

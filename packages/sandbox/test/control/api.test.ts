@@ -92,6 +92,30 @@ describe('sandbox control API', () => {
     expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([])
   })
 
+  it('faults: match.dialect takes "seed" or "generic" for S, and the wire writes it "seed"', async () => {
+    await sandbox.request('POST', '/_sandbox/reset')
+    for (const dialect of ['seed', 'generic']) {
+      const queued = await sandbox.request('POST', '/_sandbox/faults', {
+        body: { match: { path: '/tasks/v1/lists', dialect }, status: 503 },
+      })
+      expect(queued.body.queued.match).toEqual({ path: '/tasks/v1/lists', dialect: 'seed' })
+    }
+    expect((await sandbox.request('GET', '/_sandbox/faults')).body).toEqual([
+      { match: { path: '/tasks/v1/lists', dialect: 'seed' }, times: 1, status: 503, remaining: 1 },
+      { match: { path: '/tasks/v1/lists', dialect: 'seed' }, times: 1, status: 503, remaining: 1 },
+    ])
+    // Google's origin does not meet them; the generic one meets both.
+    const atGoogle = await sandbox.googleRequest('GET', '/tasks/v1/lists')
+    expect(atGoogle.status).not.toBe(503)
+    expect((await sandbox.request('GET', '/tasks/v1/lists')).status).toBe(503)
+    expect((await sandbox.request('GET', '/tasks/v1/lists')).status).toBe(503)
+    expect((await sandbox.request('GET', '/_sandbox/requests')).body).toEqual([
+      { method: 'GET', path: '/tasks/v1/lists', status: atGoogle.status, dialect: 'google' },
+      { method: 'GET', path: '/tasks/v1/lists', status: 503, dialect: 'seed' },
+      { method: 'GET', path: '/tasks/v1/lists', status: 503, dialect: 'seed' },
+    ])
+  })
+
   it('faults: a usage limit of Google’s by its reason, in both dialects', async () => {
     const token = await sandbox.token('hana', ['tasks', 'analytics.readonly'])
     const limit = (reason: string, status: number, path: string) =>

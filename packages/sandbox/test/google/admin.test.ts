@@ -1,7 +1,8 @@
 import { v1beta } from '@google-analytics/admin'
 import { afterAll, describe, expect, it } from 'vitest'
+import { requestsSince } from '../support/request-log.js'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { bearer, fault, rejection, requestsSince } from './clients.js'
+import { bearer, fault, rejection } from './clients.js'
 
 /**
  * The Analytics Admin API's accountSummaries.list at G (`/v1beta/accountSummaries`, Google's
@@ -146,7 +147,7 @@ describe('accountSummaries.list at G, by hand', () => {
       ],
     })
     expect(await requestsSince(sandbox, since)).toEqual([
-      { method: 'GET', path: '/analytics/v1/accountSummaries', status: 200, dialect: 'seed' },
+      { method: 'GET', path: '/analytics/v1/accountSummaries', status: 200, dialect: 'generic' },
       { method: 'GET', path: PATH, status: 403, dialect: 'google' },
     ])
   })

@@ -1,7 +1,8 @@
 import { protos } from '@google-analytics/data'
 import { describe, expect, it } from 'vitest'
+import { requestsSince } from '../support/request-log.js'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { analyticsPeople, fault, rejection, requestsSince } from './clients.js'
+import { analyticsPeople, fault, rejection } from './clients.js'
 
 /**
  * Google's Analytics Data client (`@google-analytics/data` 6.1.0, gax 5 over REST) against the

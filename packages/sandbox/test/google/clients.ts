@@ -110,11 +110,3 @@ export async function fault(sandbox: Sandbox, spec: Record<string, unknown>) {
   const res = await sandbox.request('POST', '/_sandbox/faults', { body: spec })
   expect(res.status, res.text).toBe(200)
 }
-
-/** The sandbox's request log from `since` on. */
-export async function requestsSince(sandbox: Sandbox, since: number) {
-  const res = await sandbox.request('GET', '/_sandbox/requests')
-  return (res.body as { method: string; path: string; status: number; dialect: string }[]).slice(
-    since,
-  )
-}

@@ -1,7 +1,8 @@
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { requestsSince } from '../support/request-log.js'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { assetsOf, fault, requestsSince } from './clients.js'
+import { assetsOf, fault } from './clients.js'
 
 /**
  * The Google dialect on the wire (docs/sandbox.md, "Google dialect"), where Google's clients cannot
@@ -361,7 +362,7 @@ describe('the Google dialect on the wire', () => {
     expect(analytics.status).toBe(500)
     expect(analytics.body.error).not.toHaveProperty('errors')
     expect(await requestsSince(sandbox, since)).toEqual([
-      { method: 'GET', path, status: 200, dialect: 'seed' },
+      { method: 'GET', path, status: 200, dialect: 'generic' },
       { method: 'GET', path, status: 503, dialect: 'google' },
       {
         method: 'POST',

@@ -36,7 +36,7 @@ describe('an API disabled in the caller’s project', () => {
         metadata: { service: 'analyticsadmin.googleapis.com', consumer: 'projects/0' },
       }),
     )
-    // The spec's dialect says the same in its own shape.
+    // The generic dialect says the same in its own shape.
     const generic = await sandbox.request('GET', '/analytics/v1/accountSummaries', { token })
     expect(generic.status).toBe(403)
     const { properties } = await assetsOf(sandbox, 'ilse')

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { requestsSince } from '../support/request-log.js'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { assetsOf, fault, GOOGLE_SCOPE, rejection, requestsSince, searchClient } from './clients.js'
+import { assetsOf, fault, GOOGLE_SCOPE, rejection, searchClient } from './clients.js'
 
 /**
  * Google's Search Console client (`@googleapis/searchconsole`) against the sandbox's Google

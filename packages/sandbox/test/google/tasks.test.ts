@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { requestsSince } from '../support/request-log.js'
 import { sandboxForSuite } from '../support/sandbox.js'
-import { fault, GOOGLE_SCOPE, rejection, requestsSince, tasksClient } from './clients.js'
+import { fault, GOOGLE_SCOPE, rejection, tasksClient } from './clients.js'
 
 /**
  * Google's Tasks client (`@googleapis/tasks`) against the sandbox's Google origin: every

@@ -8,7 +8,7 @@ import {
   csrfOf,
   type Person,
 } from '../../support/connector.js'
-import type { ProviderRequest } from '../../support/provider-log.js'
+import { providerLog } from '../../support/provider-log.js'
 
 /**
  * What the Google profile does differently (docs/design.md, "The Google profile"), through the real
@@ -28,7 +28,7 @@ let people = 0
 
 /** The requests the sandbox's Google origin received since `from`, and the index to pass next. */
 async function googleRequests(from = 0) {
-  const log = (await suite.sandboxRequest('GET', '/_sandbox/requests')).body as ProviderRequest[]
+  const log = await providerLog(suite)
   return {
     next: log.length,
     calls: log.slice(from).filter((entry) => entry.dialect === 'google'),

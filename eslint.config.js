@@ -105,7 +105,8 @@ export default tseslint.config(
     },
   },
   {
-    // The root's tests and benchmarks use each package's test support through its entry.
+    // The root's tests and benchmarks use each package through its entries, never by a path, so
+    // that a package's parts can move without breaking them.
     files: ['test/**', 'bench/**'],
     rules: {
       'no-restricted-imports': [
@@ -116,6 +117,11 @@ export default tseslint.config(
               group: ['**/packages/*/test/**'],
               message:
                 "Use a package's test support through '@countersign/connector/testing' or '@countersign/sandbox/testing'.",
+            },
+            {
+              group: ['**/packages/*/src/**'],
+              message:
+                "Use a package through its entries: '@countersign/connector', '@countersign/sandbox', or their '/testing' (packages/{connector,sandbox}/test/support/testing.ts), which exports what a test needs of the sources.",
             },
           ],
         },

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { googleSandboxUpstream } from '../packages/connector/src/connector/sandbox-upstream.js'
+import { googleSandboxUpstream } from '@countersign/connector'
 import {
   AuthorizationFlow,
   COMPILED,

@@ -1,4 +1,4 @@
-import { TOOL_CALL_STEPS } from '../packages/connector/src/mcp/steps/order.js'
+import { TOOL_CALL_STEPS } from '@countersign/connector/testing'
 import { emit, emitted } from './stats.js'
 
 /**

@@ -1,4 +1,3 @@
-import { EVERY_ONE } from '../packages/connector/src/auth/coverage.js'
 import { serve } from '@hono/node-server'
 import {
   createMcpHandler,
@@ -10,15 +9,18 @@ import { Hono } from 'hono'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import pino from 'pino'
-import { requestStateCodec } from '../packages/connector/src/mcp/asking.js'
-import { serviceHandler } from '../packages/connector/src/mcp/handler.js'
-import { ServiceViews } from '../packages/connector/src/mcp/views.js'
-import { ServiceTools } from '../packages/connector/src/mcp/tools.js'
-import { SERVICE_TOOLS } from '../packages/connector/src/services/tools.js'
-import { Vault } from '../packages/connector/src/vault/vault.js'
+import {
+  EVERY_ONE,
+  GENERIC_PROFILE,
+  requestStateCodec,
+  SERVICE_TOOLS,
+  serviceHandler,
+  ServiceTools,
+  ServiceViews,
+  Vault,
+} from '@countersign/connector/testing'
 import { LEGACY, load, MODERN, once, toolCall, type Revision, type Target } from './load.js'
 import { emit } from './stats.js'
-import { GENERIC_PROFILE } from '../packages/connector/src/services/profiles/generic.js'
 
 /**
  * The MCP layer alone, the stock way against ours (packages/connector/src/mcp/handler.ts), side by side: a

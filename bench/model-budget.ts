@@ -4,11 +4,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CallToolResult, Client } from '@modelcontextprotocol/client'
 import {
-  SERVICE_NAMES,
-  SERVICES,
-  type ServiceName,
-} from '../packages/connector/src/services/catalog.js'
-import {
   type Assets,
   defaultQuestions,
   definitionsRead,
@@ -18,6 +13,9 @@ import {
   propertyGrantRead,
   rowPage,
   rowRatio,
+  SERVICE_NAMES,
+  SERVICES,
+  type ServiceName,
   STANDARD_PERSON,
   stopProcess,
   tokensOf,

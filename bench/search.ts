@@ -1,8 +1,4 @@
-import {
-  historyStart,
-  isoDay,
-  pacificNow,
-} from '../packages/sandbox/src/search/analytics/calendar.js'
+import { historyStart, isoDay, pacificNow } from '@countersign/sandbox/testing'
 import { benchToolLatency } from './tool-latency.js'
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { build } from 'esbuild'
-import { VIEW_NAMES } from '../packages/connector/src/services/views.js'
+import { VIEW_NAMES } from '@countersign/connector/testing'
 import { SCRIPT } from '../packages/connector/views/build.js'
 import { emit } from './stats.js'
 

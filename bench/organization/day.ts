@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Mulberry32 } from '../../packages/sandbox/src/synthetic/random.js'
+import { Mulberry32 } from '@countersign/sandbox/testing'
 import { approvedCreate, send, type Member, type Outcome } from './calls.js'
 
 /**

@@ -1,5 +1,4 @@
-import type { ReplicaSet } from '@countersign/connector/testing'
-import { TOOL_CALL_STEPS } from '../../packages/connector/src/mcp/steps/order.js'
+import { TOOL_CALL_STEPS, type ReplicaSet } from '@countersign/connector/testing'
 import { cpuMs } from '../processes.js'
 import { emit } from '../stats.js'
 import { approvedCreate, type Member } from './calls.js'

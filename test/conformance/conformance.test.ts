@@ -3,8 +3,7 @@ import { createServer, request as forwardRequest, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
-import { connectorForSuite } from '@countersign/connector/testing'
+import { connectorForSuite, SERVICE_NAMES } from '@countersign/connector/testing'
 import { installConformance, runScenario, type Check, type Conformance } from './runner.js'
 
 /**

@@ -6,8 +6,8 @@ import {
   CONNECTOR_VARIABLES,
   SANDBOX_LOCATION_VARIABLES,
   UPSTREAM_VARIABLES,
-} from '../../packages/connector/src/config/variables.js'
-import { SANDBOX_VARIABLES } from '../../packages/sandbox/src/cli/env.js'
+} from '@countersign/connector/testing'
+import { SANDBOX_VARIABLES } from '@countersign/sandbox/testing'
 
 const ROOT = new URL('../../', import.meta.url)
 

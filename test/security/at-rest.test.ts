@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { digest } from '../../packages/connector/src/auth/adapter.js'
 import {
-  UpstreamCredentials,
+  connectorForSuite,
   credentialBinding,
-} from '../../packages/connector/src/vault/credentials.js'
-import { SealedValueError } from '../../packages/connector/src/vault/errors.js'
-import { connectorForSuite, dumpStore } from '@countersign/connector/testing'
+  digest,
+  dumpStore,
+  SealedValueError,
+  UpstreamCredentials,
+} from '@countersign/connector/testing'
 
 /**
  * Hashed tokens and encrypted upstream credentials at rest (docs/threat-model.md, "Hashed tokens

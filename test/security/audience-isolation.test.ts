@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SERVICE_NAMES } from '../../packages/connector/src/services/catalog.js'
-import { connectorForSuite, firstAnswer } from '@countersign/connector/testing'
+import { connectorForSuite, firstAnswer, SERVICE_NAMES } from '@countersign/connector/testing'
 
 /**
  * Audience isolation between the three services (docs/threat-model.md, "Audience isolation between

@@ -1,16 +1,18 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { OAUTH_BODY_BYTES } from '../../packages/connector/src/auth/oauth-bodies.js'
-import { MAX_BODY_BYTES as SANDBOX_BODY_BYTES } from '../../packages/sandbox/src/http/body.js'
-import { MAX_FORM_BYTES as SANDBOX_FORM_BYTES } from '../../packages/sandbox/src/http/form.js'
 import {
   connectorForSuite,
   keptAlive,
   next,
+  OAUTH_BODY_BYTES,
   upload,
   type Upload,
   type UploadAnswer,
 } from '@countersign/connector/testing'
+import {
+  MAX_BODY_BYTES as SANDBOX_BODY_BYTES,
+  MAX_FORM_BYTES as SANDBOX_FORM_BYTES,
+} from '@countersign/sandbox/testing'
 
 /**
  * Oversized bodies (issue 11, item 1): every body either program reads stops at its bound as

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { format } from 'node:util'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
-import { createLogger } from '../../packages/connector/src/connector/logger.js'
 import {
   approvalFlow,
   connectorForSuite,
   type ConnectorHarness,
+  createLogger,
   csrfOf,
   describeEachEngine,
   dumpStore,

@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore } from '../../packages/connector/src/store/open.js'
-import { loadOrCreateKeyFile } from '../../packages/connector/src/vault/key-file.js'
-import { startSandbox } from '../../packages/sandbox/src/server/start.js'
+import { loadOrCreateKeyFile, openStore } from '@countersign/connector/testing'
+import { startSandbox } from '@countersign/sandbox'
 
 /**
  * Data files readable by other users: on a shared machine, anyone could copy the connector's

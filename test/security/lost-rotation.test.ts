@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, it } from 'vitest'
-import { connectorForSuite, describeOnPostgres } from '@countersign/connector/testing'
-import { digest } from '../../packages/connector/src/auth/adapter.js'
+import { connectorForSuite, describeOnPostgres, digest } from '@countersign/connector/testing'
 
 /**
  * A refresh whose commit the database's departure cut off (docs/threat-model.md, "Refresh token

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_RATE_LIMITS } from '../../packages/connector/src/config/config.js'
-import { RATE_LIMIT_TABLE } from '../../packages/connector/src/store/rate-limits.js'
 import {
   connectorForSuite,
+  DEFAULT_RATE_LIMITS,
   describeOnPostgres,
+  RATE_LIMIT_TABLE,
   replicasForSuite,
 } from '@countersign/connector/testing'
 

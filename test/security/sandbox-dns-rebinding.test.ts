@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../../packages/sandbox/src/server/start.js'
+import { startSandbox } from '@countersign/sandbox'
 import { freePort } from '@countersign/connector/testing'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
 

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http'
  * The connector's one reader of request bodies, bounded: every body it reads (the pages' forms,
  * the MCP endpoints' JSON, the chunked bodies sent to oidc-provider) stops at its bound as the
  * bytes arrive, whether the length was declared or the body is chunked. What is past the bound
- * is never read: the answer goes out with `Connection: close` (early-answers.ts).
+ * is never read: the answer goes out with `Connection: close` (`EarlyAnswerResponse`,
+ * packages/environment/src/early-answers.ts).
  */
 
 /** A body longer than its bound: reading stopped there. */

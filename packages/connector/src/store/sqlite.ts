@@ -1,7 +1,7 @@
 import { join } from 'node:path'
+import { ownerOnlyDatabase, ownerOnlyFolder } from '@countersign/environment'
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from '@countersign/sqlite'
 import { SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely'
-import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
 import type { PreparedRead } from './prepared-read.js'
 import { withStatementCache } from './statement-cache.js'
 
@@ -26,7 +26,8 @@ class ConnectorSqliteDialect extends SqliteDialect {
 
 /**
  * The embedded engine: one file in the data folder, for a single connector process. The folder
- * and the database files are for the connector's user only (owner-only.ts).
+ * and the database files are for the connector's user only (`ownerOnlyDatabase`,
+ * packages/environment/src/owner-only.ts).
  */
 export async function sqliteEngine(dataDir: string) {
   ownerOnlyFolder(dataDir)

@@ -6,12 +6,11 @@ import {
   linkSync,
   openSync,
   readFileSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import { ownerOnlyFolder } from '../store/owner-only.js'
+import { OWNER_ONLY_FILE, openToOthers, ownerOnlyFolder } from '@countersign/environment'
 import { VaultKeyError } from './errors.js'
 import { KEY_BYTES, parseKeyList, type VaultKey } from './keys.js'
 
@@ -50,7 +49,7 @@ function createKeyFile(dataDir: string, path: string): boolean {
   if (existsSync(path)) return false
   ownerOnlyFolder(dataDir)
   const staging = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
-  const fd = openSync(staging, 'wx', 0o600)
+  const fd = openSync(staging, 'wx', OWNER_ONLY_FILE)
   try {
     writeSync(fd, `${randomBytes(KEY_BYTES).toString('base64')}\n`)
     fsyncSync(fd)
@@ -69,14 +68,11 @@ function createKeyFile(dataDir: string, path: string): boolean {
 }
 
 function refuseLoosePermissions(path: string) {
-  // Windows has no POSIX modes to check.
-  if (process.platform === 'win32') return
-  const mode = statSync(path).mode & 0o777
-  if ((mode & 0o077) !== 0) {
-    throw new VaultKeyError(
-      `the vault key file ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}). ` +
-        `If nobody else could have read it, run \`chmod 600 ${path}\`; otherwise treat the key as ` +
-        'leaked: set a new key in VAULT_KEY, followed by this one, and rotate.',
-    )
-  }
+  const mode = openToOthers(path)
+  if (mode === undefined) return
+  throw new VaultKeyError(
+    `the vault key file ${path} is readable by others (mode ${mode.toString(8).padStart(4, '0')}). ` +
+      `If nobody else could have read it, run \`chmod 600 ${path}\`; otherwise treat the key as ` +
+      'leaked: set a new key in VAULT_KEY, followed by this one, and rotate.',
+  )
 }

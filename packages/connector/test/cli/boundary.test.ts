@@ -53,8 +53,8 @@ describe('the package boundary', () => {
     expect(files.size).toBeGreaterThan(100)
     const intoSandbox = [...files].filter((file) => file.startsWith(SANDBOX))
     expect(intoSandbox.map((file) => relative(ROOT, file))).toEqual([])
-    // Of the repository's packages, only the two the sandbox uses too: SQLite's, and how an
-    // environment variable is declared and read.
+    // Of the repository's packages, only the two the sandbox uses too: SQLite's, and what both
+    // need of the machine they run on (their variables, owner-only files, early answers).
     const shared = ['@countersign/sqlite', '@countersign/environment']
     const ours = [...packages].filter((name) => name.startsWith('@countersign/'))
     expect(ours.filter((name) => !shared.includes(name))).toEqual([])

@@ -91,3 +91,34 @@ export {
   pushedApproval,
   turnOnNotifications,
 } from '../push/device.js'
+
+// What the connector declares, which the docs, the limits and the benchmarks are held to.
+export { SERVICE_NAMES, SERVICES, type ServiceName } from '../../src/services/catalog.js'
+export { VIEW_NAMES } from '../../src/services/views.js'
+export {
+  CONNECTOR_VARIABLES,
+  SANDBOX_LOCATION_VARIABLES,
+  UPSTREAM_VARIABLES,
+} from '../../src/config/variables.js'
+export { DEFAULT_RATE_LIMITS } from '../../src/config/config.js'
+export { RATE_LIMIT_TABLE } from '../../src/store/rate-limits.js'
+export { OAUTH_BODY_BYTES } from '../../src/auth/oauth-bodies.js'
+export { TOOL_CALL_STEPS } from '../../src/mcp/steps/order.js'
+
+// What the connector keeps at rest and writes to its log, read as the connector reads them.
+export { openStore } from '../../src/store/open.js'
+export { loadOrCreateKeyFile } from '../../src/vault/key-file.js'
+export { digest } from '../../src/auth/adapter.js'
+export { UpstreamCredentials, credentialBinding } from '../../src/vault/credentials.js'
+export { SealedValueError } from '../../src/vault/errors.js'
+export { createLogger } from '../../src/connector/logger.js'
+
+// The MCP layer's parts, which bench/mcp-handler.ts runs without the rest of the connector.
+export { EVERY_ONE } from '../../src/auth/coverage.js'
+export { requestStateCodec } from '../../src/mcp/asking.js'
+export { serviceHandler } from '../../src/mcp/handler.js'
+export { ServiceTools } from '../../src/mcp/tools.js'
+export { ServiceViews } from '../../src/mcp/views.js'
+export { SERVICE_TOOLS } from '../../src/services/tools.js'
+export { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
+export { Vault } from '../../src/vault/vault.js'

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { SandboxEnv } from '../core/state.js'
 
 /*
  * Clients. The sandbox is a development provider: until the control API registers a client
@@ -53,16 +54,32 @@ export function withParams(uri: string, params: Record<string, string | undefine
   return uri + joiner + query.toString()
 }
 
-type ClientIdentity =
-  | { ok: true; clientId: string | undefined; secret: string | undefined }
-  | { ok: false; error: 'invalid_client' | 'invalid_request'; description: string }
+type Refused = { ok: false; error: 'invalid_client' | 'invalid_request'; description: string }
 
 /**
- * The client_id and secret of a token or revocation request: from HTTP Basic (RFC 6749 §2.3.1,
- * each part form-encoded) or from the body. Only one way may be used. The secret is checked only
- * for a client registered through the control API (core/registered-clients.ts).
+ * The client of a token or revocation request, its `client_id` (undefined when none was sent),
+ * or why it is refused. The secret is checked only for a client registered through the control
+ * API (core/registered-clients.ts).
  */
-export function clientIdentity(c: Context, form: URLSearchParams): ClientIdentity {
+export function authenticatedClient(
+  c: Context<SandboxEnv>,
+  form: URLSearchParams,
+): { ok: true; clientId: string | undefined } | Refused {
+  const client = clientIdentity(c, form)
+  if (!client.ok) return client
+  const refusal = c.var.sandbox.clients.refusal(client.clientId, client.secret)
+  if (refusal) return { ok: false, error: 'invalid_client', description: refusal }
+  return { ok: true, clientId: client.clientId }
+}
+
+/**
+ * The client_id and secret as sent: from HTTP Basic (RFC 6749 §2.3.1, each part form-encoded) or
+ * from the body. Only one way may be used.
+ */
+function clientIdentity(
+  c: Context,
+  form: URLSearchParams,
+): { ok: true; clientId: string | undefined; secret: string | undefined } | Refused {
   const header = c.req.header('authorization')
   const bodyId = form.get('client_id') ?? undefined
   if (header === undefined || !/^basic(\s|$)/i.test(header))

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { SandboxEnv } from '../core/state.js'
 import { FormError, readForm } from '../http/form.js'
-import { clientIdentity } from './client.js'
+import { authenticatedClient } from './client.js'
 import { revokeToken } from './grants.js'
 import { missingMessage, noStoreJson, oauthError } from './oauth-errors.js'
 
@@ -20,10 +20,8 @@ export async function revocationEndpoint(c: Context<SandboxEnv>) {
     if (!(err instanceof FormError)) throw err
     return oauthError(c, 'invalid_request', err.message)
   }
-  const client = clientIdentity(c, form)
+  const client = authenticatedClient(c, form)
   if (!client.ok) return oauthError(c, client.error, client.description)
-  const refusal = c.var.sandbox.clients.refusal(client.clientId, client.secret)
-  if (refusal) return oauthError(c, 'invalid_client', refusal)
   const { oauth } = c.var.dialect
   // Google's own client sends `POST /revoke?token=...` with no body.
   const sent = [

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { SandboxEnv } from '../core/state.js'
 import { ProviderError } from '../http/errors.js'
 import { FormError, missing, readForm, repeated } from '../http/form.js'
-import { clientIdentity } from './client.js'
+import { authenticatedClient } from './client.js'
 import { findToken, issueAccessToken, redeemCode } from './grants.js'
 import { missingMessage, noStoreJson, oauthError } from './oauth-errors.js'
 import { CODE_VERIFIER, verifierMatches } from './pkce.js'
@@ -34,10 +34,8 @@ export async function tokenEndpoint(c: Context<SandboxEnv>) {
   const dup = repeated(form, PARAMS)
   if (dup.length)
     return oauthError(c, 'invalid_request', `Send each parameter once: ${dup.join(', ')}.`)
-  const client = clientIdentity(c, form)
+  const client = authenticatedClient(c, form)
   if (!client.ok) return oauthError(c, client.error, client.description)
-  const refusal = c.var.sandbox.clients.refusal(client.clientId, client.secret)
-  if (refusal) return oauthError(c, 'invalid_client', refusal)
 
   const grantType = form.get('grant_type')
   if (!grantType) return oauthError(c, 'invalid_request', missingMessage(['grant_type']))

@@ -1,8 +1,8 @@
 import { dirname } from 'node:path'
+import { ownerOnlyDatabase, ownerOnlyFolder } from '@countersign/environment'
 import { openSqlite } from '@countersign/sqlite'
 import { Kysely, Migrator, SqliteDialect, type KyselyPlugin } from 'kysely'
 import { sandboxMigrations } from './migrations.js'
-import { ownerOnlyDatabase, ownerOnlyFolder } from './owner-only.js'
 import type { SandboxDatabase } from './schema.js'
 
 export type SandboxDb = Kysely<SandboxDatabase>
@@ -16,7 +16,7 @@ interface OpenOptions {
 
 /**
  * Opens the sandbox's SQLite database and brings its schema up to date; its folder and files are
- * for the sandbox's user only (owner-only.ts).
+ * for the sandbox's user only (packages/environment/src/owner-only.ts).
  */
 export async function openSandboxDb({ file, plugins = [] }: OpenOptions): Promise<SandboxDb> {
   if (file !== ':memory:') {

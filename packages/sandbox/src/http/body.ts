@@ -7,8 +7,8 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /**
  * The sandbox's one reader of request bodies: the text of the body, at most `maxBytes`, or the
  * provider's 413 once past them, the rest left unread (the server then answers with
- * `Connection: close`, early-answers.ts). With its length declared, a longer body is refused
- * unread; a chunked one is read as it arrives and refused at the bound.
+ * `Connection: close`, packages/environment/src/early-answers.ts). With its length declared, a
+ * longer body is refused unread; a chunked one is read as it arrives and refused at the bound.
  */
 export async function readBodyText(c: Context, maxBytes: number): Promise<string> {
   const tooLarge = () => payloadTooLarge(`The request body is larger than ${maxBytes} bytes.`)

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
-import { listenError, type Listening } from '@countersign/environment'
+import { EarlyAnswerResponse, listenError, type Listening } from '@countersign/environment'
 import type { Hono } from 'hono'
 import type { KyselyPlugin } from 'kysely'
 import {
@@ -20,7 +20,6 @@ import { RequestQuotas } from '../core/request-quotas.js'
 import type { SandboxEnv, SandboxState } from '../core/state.js'
 import { openSandboxDb, type SandboxDb } from '../db/open.js'
 import { googleDialect } from '../google/dialect.js'
-import { EarlyAnswerResponse } from '../http/early-answers.js'
 import { createGoogleApp } from './google-app.js'
 import { createSandboxApp } from './sandbox-app.js'
 

@@ -12,12 +12,14 @@ type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[]
 const LINGER_MS = 2000
 
 /**
- * The answers of the connector's HTTP server (both Hono's and oidc-provider's). One sent before
- * its request's body has fully arrived (a 413 past a bound, a 401 or a refused form, answered
- * without reading) says `Connection: close`: the rest of the body is still on its way, so the
- * connection cannot carry a next request until it is drained, and @hono/node-server gives up
- * draining after 500 ms and destroys the socket. A client told `keep-alive` would send its next
- * request on a connection about to break; told `close`, it opens a new one.
+ * The answers of both programs' HTTP servers, each created with this as its `ServerResponse`:
+ * the connector's one server (Hono's answers and oidc-provider's alike) and the sandbox's two
+ * origins. One sent before its request's body has fully arrived (a 413 past a bound, a 401 or a
+ * refused form, answered without reading) says `Connection: close`: the rest of the body is still
+ * on its way, so the connection cannot carry a next request until it is drained, and
+ * @hono/node-server gives up draining after 500 ms and destroys the socket. A client told
+ * `keep-alive` would send its next request on a connection about to break; told `close`, it
+ * opens a new one.
  */
 export class EarlyAnswerResponse<
   Request extends IncomingMessage = IncomingMessage,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import js from '@eslint/js'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
 import tseslint from 'typescript-eslint'
 
 /**
@@ -62,6 +63,24 @@ const layerRules = (name, other) => {
   )
 }
 
+/**
+ * No files of either program's `src/` import each other in a circle (docs/architecture.md, "The
+ * sandbox's parts"). Imports name the compiled `./file.js` of `file.ts`, so the resolver looks
+ * for the `.ts`. `import-x/no-cycle` follows runtime imports only, by its own design:
+ * test/architecture/layers.test.ts finds the circles of type-only imports too.
+ */
+const noFileCircles = {
+  files: ['packages/connector/src/**/*.ts', 'packages/sandbox/src/**/*.ts'],
+  plugins: { 'import-x': importX },
+  settings: {
+    'import-x/extensions': ['.ts'],
+    'import-x/resolver-next': [
+      createNodeResolver({ extensions: ['.ts'], extensionAlias: { '.js': ['.ts'] } }),
+    ],
+  },
+  rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/', '**/data/', '**/dist/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
@@ -87,6 +106,7 @@ export default tseslint.config(
   },
   ...layerRules('connector', 'sandbox'),
   ...layerRules('sandbox', 'connector'),
+  noFileCircles,
   {
     // The connector's tests use the sandbox as their provider, through its package entries only.
     files: ['packages/connector/test/**'],

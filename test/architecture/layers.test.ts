@@ -9,6 +9,10 @@ import { describe, expect, it } from 'vitest'
  * a folder imports only folders of lower layers. eslint.config.js refuses an import back up where
  * it is written; this reads every import of both `src/` trees, static and dynamic, and also fails
  * on a folder or a file of `src/` the declaration does not name.
+ *
+ * Nor do files import each other in a circle, type-only imports included: a circle
+ * of types is still one a reader must hold in their head. ESLint's `import-x/no-cycle` refuses a
+ * circle of runtime imports where it is written; this also counts the type-only ones.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -98,6 +102,38 @@ function layerViolations(
   return problems
 }
 
+/**
+ * The files that import each other in a circle, one line for each circle: the strongly connected
+ * components of the import graph (Tarjan's algorithm), a file that imports itself included.
+ */
+function fileCircles(imports: Import[]): string[] {
+  const edges = new Map<string, string[]>()
+  for (const { file, target } of imports) {
+    // Imports name the compiled `.js`; the graph is of the `.ts` files that write them.
+    const to = target.replace(/\.js$/, '.ts')
+    edges.set(file, [...(edges.get(file) ?? []), to])
+  }
+  const order = new Map<string, number>()
+  const lowest = new Map<string, number>()
+  const open: string[] = []
+  const circles: string[] = []
+  const visit = (file: string) => {
+    order.set(file, order.size)
+    lowest.set(file, order.get(file)!)
+    open.push(file)
+    for (const next of edges.get(file) ?? []) {
+      if (!order.has(next)) visit(next)
+      if (open.includes(next)) lowest.set(file, Math.min(lowest.get(file)!, lowest.get(next)!))
+    }
+    if (lowest.get(file) !== order.get(file)) return
+    const component = open.splice(open.indexOf(file))
+    if (component.length > 1 || edges.get(file)?.includes(file))
+      circles.push(`a circle of imports: ${component.sort().join(', ')}`)
+  }
+  for (const file of edges.keys()) if (!order.has(file)) visit(file)
+  return circles.sort()
+}
+
 describe.each(PROGRAMS)("the %s's folders stack as its layers.json declares", (program) => {
   const src = join(ROOT, 'packages', program, 'src')
   const entries = readdirSync(src, { withFileTypes: true })
@@ -108,6 +144,10 @@ describe.each(PROGRAMS)("the %s's folders stack as its layers.json declares", (p
 
   it('no import goes back up, and every folder and file of src/ is declared', () => {
     expect(layerViolations(declarationOf(program), parts, importsOf(src))).toEqual([])
+  })
+
+  it('no files import each other in a circle, type-only imports included', () => {
+    expect(fileCircles(importsOf(src))).toEqual([])
   })
 
   it('reads the imports it judges', () => {
@@ -151,5 +191,34 @@ describe('the check itself', () => {
       'state.ts is not a declared entry',
       'web/ is gone',
     ])
+  })
+
+  it('finds the files that import each other in a circle, and passes a tree without one', () => {
+    const imports = (pairs: [string, string][]) =>
+      pairs.map(([file, target]) => ({ file, specifier: `./${target}`, target }))
+    expect(
+      fileCircles(
+        imports([
+          ['core/a.ts', 'core/b.js'],
+          ['core/b.ts', 'core/c.js'],
+          ['core/c.ts', 'core/a.js'],
+          ['web/page.ts', 'web/page.js'],
+          ['web/form.ts', 'core/a.js'],
+        ]),
+      ),
+    ).toEqual([
+      'a circle of imports: core/a.ts, core/b.ts, core/c.ts',
+      'a circle of imports: web/page.ts',
+    ])
+    expect(
+      fileCircles(
+        imports([
+          ['core/a.ts', 'core/b.js'],
+          ['core/a.ts', 'core/c.js'],
+          ['core/b.ts', 'core/c.js'],
+          ['web/page.ts', 'core/a.js'],
+        ]),
+      ),
+    ).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
 import { againIfConnectionLost } from '../store/unreachable.js'
-import type { Answer } from './legacy-questions.js'
+import type { Answer } from './answer.js'
 
 /**
  * Where a 2025-11-25 client's answer waits for the replica that asked (legacy-questions.ts),

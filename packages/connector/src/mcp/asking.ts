@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Vault } from '../vault/vault.js'
 import { grantOf } from './grant-access.js'
-import type { LegacySession } from './legacy-sessions.js'
+import { elicitationModes, type ElicitationModes } from './elicitation-modes.js'
 
 /**
  * Whether, and how, the person can be asked in their assistant's own interface during one
@@ -66,7 +66,7 @@ export function requestStateCodec(vault: Vault): RequestStateCodec<AskedState> {
 export function clientAsking(
   ctx: ServerContext,
   codec: RequestStateCodec<AskedState>,
-  session?: Pick<LegacySession, 'form' | 'url'>,
+  session?: ElicitationModes,
 ): ClientAsking | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
   const declared = envelope ? askedBy(envelope) : session
@@ -83,24 +83,7 @@ export function clientAsking(
 }
 
 /** What a 2026-07-28 request's client says it can answer. */
-function askedBy(envelope: Record<string, unknown>): { form: boolean; url: boolean } {
+function askedBy(envelope: Record<string, unknown>): ElicitationModes {
   const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
   return elicitationModes(capabilities) ?? { form: false, url: false }
-}
-
-/**
- * The questions a client's capabilities say it answers: a form, a page to open; undefined when
- * it declares no elicitation at all. Read alike from a 2026-07-28 request and a 2025-11-25
- * `initialize`.
- */
-export function elicitationModes(
-  capabilities: ClientCapabilities | undefined,
-): { form: boolean; url: boolean } | undefined {
-  const elicitation = capabilities?.elicitation as { form?: object; url?: object } | undefined
-  if (!elicitation) return undefined
-  return {
-    // An empty `elicitation: {}` is the form mode of earlier revisions.
-    form: elicitation.form !== undefined || !elicitation.url,
-    url: elicitation.url !== undefined,
-  }
 }

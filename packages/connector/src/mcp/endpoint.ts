@@ -36,8 +36,9 @@ import { grantsScope, type McpAuthenticator } from './bearer.js'
 import type { PersonReach } from './device-wait.js'
 import type { RequestEnd } from './grant-access.js'
 import { serviceHandler } from './handler.js'
+import type { Answer } from './answer.js'
 import type { AnswerBox } from './answer-box.js'
-import { LegacyQuestions, type Answer } from './legacy-questions.js'
+import { LegacyQuestions } from './legacy-questions.js'
 import { LegacySessions } from './legacy-sessions.js'
 import {
   RESOURCE_METADATA_CACHE,

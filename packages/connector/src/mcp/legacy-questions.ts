@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
-import type { JSONRPCMessage } from '@modelcontextprotocol/server'
 import type { Logger } from 'pino'
 import type { Channel } from '../store/open.js'
+import type { Answer } from './answer.js'
 import type { AnswerBox } from './answer-box.js'
 
 /**
@@ -20,9 +20,6 @@ import type { AnswerBox } from './answer-box.js'
  * Each asking request numbers its questions from a random start of its own, so that two calls of
  * one session waiting at once, on one replica or two, never take each other's answers.
  */
-
-/** A JSON-RPC response: a client's answer to a question. */
-export type Answer = Extract<JSONRPCMessage, { result: unknown } | { error: unknown }>
 
 /** Ids a request's questions are numbered from: far apart, for concurrent requests of a session. */
 const ID_SPACE = 2 ** 40

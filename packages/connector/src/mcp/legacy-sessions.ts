@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { ClientCapabilities } from '@modelcontextprotocol/server'
 import type { Vault } from '../vault/vault.js'
-import { elicitationModes } from './asking.js'
+import { elicitationModes, type ElicitationModes } from './elicitation-modes.js'
 
 /**
  * A 2025-11-25 client's session, as the connector hands it out: the questions it said at
@@ -11,12 +11,8 @@ import { elicitationModes } from './asking.js'
  * stores anything. It grants nothing: every request is its bearer token's, and a session of
  * another grant is refused.
  */
-export interface LegacySession {
+export interface LegacySession extends ElicitationModes {
   grantId: string
-  /** The client answers a form in its own interface. */
-  form: boolean
-  /** The client opens a page the server names. */
-  url: boolean
   /** The session, digested: what its questions and answers are routed by. */
   key: string
 }

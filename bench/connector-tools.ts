@@ -25,7 +25,8 @@ import { UNREACHED_PER_DAY, UNREACHED_PER_MINUTE } from './limits.js'
 
 /**
  * A `list_tasks` tool call through the connector against the same upstream GET made directly
- * (docs/design.md, "Performance"): latency overhead, throughput ratio, and the connector's memory.
+ * (docs/performance.md, "The figures"): latency overhead, throughput ratio, and the connector's
+ * memory.
  *
  * The sandbox and the connector run as child processes, compiled, exactly as `npm run sandbox` and
  * `countersign start` run them (production logging, SQLite in a data folder; `npm run bench`
@@ -181,8 +182,8 @@ export async function benchConnectorTools(runtime?: Runtime): Promise<void> {
     await emitIdleHeap(connector.pid, connector.url, heapFolder(dataDir), runtime?.suffix)
 
     if (runtime) {
-      // On another runtime, the figures it is measured for (docs/design.md, "Performance"), and
-      // their parts.
+      // On another runtime, the figures it is measured for (docs/performance.md, "The
+      // figures"), and their parts.
       const figure = (name: string, value: number, unit: string) =>
         emit(`${name}${runtime.suffix}`, value, unit)
       figure('connector_own_work_ms', p50(times.modern) - p50(times.floor), 'ms')

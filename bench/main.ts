@@ -13,7 +13,7 @@ import { benchTapToChange } from './tap-to-change.js'
 import { benchToolSteps } from './tool-steps.js'
 import { benchViews } from './views.js'
 
-/** `npm run bench`: every figure of docs/design.md, "Performance", one JSON object a line. */
+/** `npm run bench`: every figure of docs/performance.md, "The figures", one JSON object a line. */
 await benchModelBudget()
 await benchViews()
 await benchSandboxTasks()

@@ -9,7 +9,7 @@ export interface Figure {
 /** Every figure printed so far in this run, for the goals read off them last (bench/goals.ts). */
 export const emitted: Figure[] = []
 
-/** One figure of `npm run bench`: a JSON object a line (docs/design.md, "Performance"). */
+/** One figure of `npm run bench`: a JSON object a line (docs/performance.md, "The figures"). */
 export function emit(
   name: string,
   value: number,

@@ -20,7 +20,7 @@ export interface ToolLatency {
   tool: string
   /** The figure's name, before `_connector` / `_direct`. */
   figure: string
-  /** The name of connector p50 / direct p50 (docs/design.md, "Performance": at most 1.10). */
+  /** The name of connector p50 / direct p50 (docs/performance.md, "The figures": at most 1.10). */
   ratio: string
   user: string
   /** The short scope of the provider token for the direct request. */

@@ -41,9 +41,6 @@ export const PAGES: Readonly<Record<string, Readonly<Record<string, Render>>>> =
     upstream: upstreamTable,
     google: googleTable,
   },
-  'README.md': {
-    common: commonTable,
-  },
   'docs/sandbox.md': {
     sandbox: () => shortTable(Object.values(SANDBOX_VARIABLES)),
   },
@@ -98,35 +95,6 @@ const UPSTREAM_ROW: Declared = {
   summary:
     'The real provider: see [Pointing it at a real provider](#pointing-it-at-a-real-provider).',
   details: 'Setting any of them means all the required ones must be set.',
-}
-
-/** The README's: the variables most set, in one line each. */
-const COMMON = [
-  'PORT',
-  'HOST',
-  'PUBLIC_URL',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'VAULT_KEY',
-  'UPSTREAM_PROFILE',
-  'UPSTREAM_*',
-  'SANDBOX',
-  'SANDBOX_PORT',
-  'SANDBOX_GOOGLE_PORT',
-  'METRICS_PORT',
-  'METRICS_TOKEN',
-  'AUDIT_RETENTION_DAYS',
-]
-
-function commonTable(): string {
-  const all = [...connectorRows(), ...Object.values(SANDBOX_VARIABLES)]
-  const row = (name: string) => {
-    const found = all.find((v) => v.name === name)
-    if (!found) throw new Error(`The README's table names ${name}, which nothing declares.`)
-    // The README is not docs/operations.md: its links go there.
-    return { ...found, summary: found.summary.replace('](#', '](docs/operations.md#') }
-  }
-  return shortTable(COMMON.map(row))
 }
 
 function fullTable(variables: readonly Declared[]): string {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { configDocs, pagePath } from '../../dev/config-doc.js'
+import { configDocs, PAGES, pagePath } from '../../dev/config-doc.js'
 import {
   CONNECTOR_VARIABLES,
   SANDBOX_LOCATION_VARIABLES,
@@ -18,6 +18,21 @@ describe('the configuration, declared once', () => {
         await readFile(pagePath(page), 'utf8'),
         `${page} is stale: run \`npm run docs:config\``,
       ).toBe(text)
+  })
+
+  it('is written only where `npm run docs:config` writes it: no table left unchecked', async () => {
+    const pages = [
+      'README.md',
+      'CONTRIBUTING.md',
+      ...(await readdir(new URL('docs/', ROOT))).map((f) => `docs/${f}`),
+    ]
+    const unchecked: string[] = []
+    for (const page of pages.filter((p) => p.endsWith('.md'))) {
+      const text = await readFile(pagePath(page), 'utf8')
+      for (const [, name] of text.matchAll(/<!-- BEGIN config:([\w-]+)/g))
+        if (!PAGES[page]?.[name!]) unchecked.push(`${page}: ${name}`)
+    }
+    expect(unchecked, 'declare each table in dev/config-doc.ts, PAGES').toEqual([])
   })
 
   it('the connector finds the sandbox where the sandbox is, unless told otherwise', () => {

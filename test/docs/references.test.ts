@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -68,6 +69,35 @@ const names = (heading: string, name: string) =>
 /** A path the docs write in backticks, from the repository's root: `packages/sandbox/src/core/`. */
 const PATH = /`((?:packages|test|bench|dev|docs)\/[\w./-]+)`/g
 
+/** A Markdown link or image, `[words](target)`, outside code: its target. */
+const LINK = /\]\(([^)\s]+)\)/g
+
+/** The pages a reader follows links through. */
+const PAGE = /^(README|CONTRIBUTING)\.md$|^docs\/.*\.md$/
+
+/** A page's text without its code, where a link is only an example. */
+const prose = (text: string) => text.replace(/^```[^]*?^```/gm, '').replace(/`[^`\n]*`/g, '')
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, `-` for spaces. */
+function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const line of text.replace(/^```[^]*?^```/gm, '').split('\n')) {
+    const heading = /^#{1,6} (.*)/.exec(line)?.[1]
+    if (heading === undefined) continue
+    const slug = heading
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replaceAll(' ', '-')
+    const n = seen.get(slug)
+    seen.set(slug, (n ?? -1) + 1)
+    anchors.add(n === undefined ? slug : `${slug}-${n + 1}`)
+  }
+  return anchors
+}
+
 /** Build outputs, which a checkout holds only once built. */
 const BUILT = /(^|\/)dist(\/|$)/
 
@@ -114,7 +144,7 @@ describe('references', () => {
     }
     const missing: string[] = []
     for (const f of files) {
-      if (!/^(README|CONTRIBUTING)\.md$|^docs\/.*\.md$/.test(f.path)) continue
+      if (!PAGE.test(f.path)) continue
       for (const m of f.text.matchAll(PATH)) {
         const path = m[1]!.replace(/[/.]+$/, '')
         if (BUILT.test(path) || known.has(path)) continue
@@ -122,5 +152,23 @@ describe('references', () => {
       }
     }
     expect(missing, 'a file moved: write where it is now').toEqual([])
+  })
+
+  it('link, in the docs, to a file of the repository and a heading of its page', () => {
+    const known = new Map(files.map((f) => [f.path, f.text]))
+    const broken: string[] = []
+    for (const f of files) {
+      if (!PAGE.test(f.path)) continue
+      for (const m of prose(f.text).matchAll(LINK)) {
+        const target = m[1]!
+        if (/^(https?|mailto):/.test(target)) continue
+        const [path, anchor] = target.split('#') as [string, string | undefined]
+        const page = path ? posix.normalize(posix.join(posix.dirname(f.path), path)) : f.path
+        if (!existsSync(`${ROOT}/${page}`)) broken.push(`${f.path}: ${target}: no file ${page}`)
+        else if (anchor && page.endsWith('.md') && !anchorsOf(known.get(page) ?? '').has(anchor))
+          broken.push(`${f.path}: ${target}: no heading for #${anchor}`)
+      }
+    }
+    expect(broken, 'a page or heading moved: link to where it is now').toEqual([])
   })
 })

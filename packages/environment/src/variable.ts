@@ -31,7 +31,7 @@ export interface Variable<T, Default extends T | undefined = T | undefined> {
   readonly fallback: Default
   /** The docs' default, in words, when it is not a value of its own: "SQLite in `DATA_DIR`". */
   readonly unset?: string
-  /** One line: what it is for (the tables of the README and docs/sandbox.md show this alone). */
+  /** One line: what it is for (the table of docs/sandbox.md shows this alone). */
   readonly summary: string
   /** What else docs/operations.md says of it, after the summary. */
   readonly details?: string

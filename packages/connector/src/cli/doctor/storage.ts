@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { openToOthers } from '@countersign/environment'
 import { isPostgresUrl } from '../../store/engine.js'
 import { KEY_FILE, loadOrCreateKeyFile } from '../../vault/key-file.js'
 import { parseKeyList } from '../../vault/keys.js'
@@ -22,8 +23,8 @@ export function dataFolderFinding(dataDir: string): Finding {
   } catch {
     return fix(`DATA_DIR ${dataDir} is not writable by this user: change its owner, or DATA_DIR`)
   }
-  const mode = statSync(dataDir).mode & 0o777
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0)
+  const mode = openToOthers(dataDir)
+  if (mode !== undefined)
     return note(
       `DATA_DIR ${dataDir} is open to others (mode ${octal(mode)}): the first start takes their access off`,
     )

@@ -1,46 +1,46 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { ServiceName, SharedQuotaName } from '../config/config.js'
-import { StepCosts } from './step-costs.js'
+import type { RateLimitName, SharedQuotaName } from '../config/config.js'
+import type { ApprovalDecision } from '../approval/gate.js'
+import type { GrantRevocation, GrantType, TokenError } from '../auth/token-events.js'
+import type { ApprovalChannel, ToolOutcome } from '../mcp/events.js'
+import type { QuotaStanding } from '../quotas/fair-shares.js'
+import { quotaLabel } from '../quotas/shared-quotas.js'
+import type { ServiceName } from '../services/catalog.js'
+import type { StoreAwaySurface } from '../store/away-report.js'
+import {
+  statusLabel,
+  type CircuitStateName,
+  type UpstreamFailureKind,
+  type UpstreamRefreshOutcome,
+  type UpstreamRefreshReason,
+  type UpstreamStatus,
+} from '../upstream/index.js'
 import {
   APPROVAL_CHANNELS,
   APPROVAL_DECISIONS,
   CIRCUIT_STATES,
   GRANT_REVOCATIONS,
-  STORE_AWAY_SURFACES,
   GRANT_TYPES,
-  oneOf,
   QUOTA_LABELS,
-  quotaLabel,
   RATE_LIMIT_NAMES,
-  statusLabel,
-  TOKEN_ERRORS,
+  STORE_AWAY_SURFACES,
   TOOL_OUTCOMES,
   UPSTREAM_FAILURE_KINDS,
   UPSTREAM_REFRESH_OUTCOMES,
   UPSTREAM_REFRESH_REASONS,
-  type ApprovalChannel,
-  type ApprovalDecision,
-  type CircuitStateName,
-  type GrantRevocation,
-  type RateLimitName,
-  type StoreAwaySurface,
-  type ToolOutcome,
-  type UpstreamFailureKind,
-  type UpstreamRefreshOutcome,
-  type UpstreamRefreshReason,
-  type UpstreamStatus,
 } from './labels.js'
+import { StepCosts } from './step-costs.js'
 
 /**
  * What the connector counts, for `/metrics` (docs/operations.md, "Metrics"): one `Metrics` per
  * running connector, with a registry of its own (never prom-client's global one: tests run many
- * connectors in one process). The parts record through the named methods below and never see
- * prom-client.
+ * connectors in one process). The parts never see it: each tells what it does on its events,
+ * and listen.ts turns those into the recordings below.
  *
- * Recording is on the hot path of every tool call, so what a call records is bound once: the
- * MCP layer asks for a tool's `ToolCallMetrics` at startup, the upstream client for a service's
- * `UpstreamCallMetrics`, and each holds the prom-client children of its label sets. Labels come
- * only from the fixed sets of labels.ts, the service names and the tool names registered here.
+ * Recording is on the hot path of every tool call, so what a call records is bound once: a tool's
+ * `ToolCallMetrics` when it is served, at startup, a service's `UpstreamCallMetrics` when the
+ * upstream client is listened to; each holds the prom-client children of its label sets. Labels
+ * come only from the fixed sets of labels.ts, the service names and the tool names served.
  * Every metric is described in docs/operations.md ("Metrics").
  */
 
@@ -85,23 +85,18 @@ export class UpstreamCallMetrics {
     private readonly duration: Histogram.Internal<string>,
   ) {}
 
-  /**
-   * One call ended: `status` is its last answer's HTTP status, or why it had none; `attempts` the
-   * requests sent (retries, and the one more try after a 401, included); `retries` the requests
-   * sent again after a failure the retry policy retries; `failure` what a failed call ended in.
-   */
+  /** One call ended, as the upstream client tells it (upstream/api/call-events.ts). */
   record(
     status: UpstreamStatus,
     attempts: number,
     retries: number,
     started: number,
-    failure?: UpstreamFailureKind,
+    failure: UpstreamFailureKind | undefined,
   ): void {
     if (failure !== undefined) this.failures.inc({ service: this.service, kind: failure })
     let child = this.#byStatus.get(status)
     if (child === undefined) {
-      const label = typeof status === 'number' ? statusLabel(status) : status
-      child = this.calls.labels(this.service, label)
+      child = this.calls.labels(this.service, statusLabel(status))
       this.#byStatus.set(status, child)
     }
     child.inc()
@@ -114,23 +109,11 @@ export class UpstreamCallMetrics {
 /** What the circuit breakers say now, read at each scrape. */
 export type CircuitStates = () => Iterable<readonly [ServiceName, CircuitStateName]>
 
-/** How one shared quota stands, as a replica last read it (src/quotas/fair-shares.ts). */
-export interface QuotaStanding {
-  quota: SharedQuotaName
-  limit: number
-  /** Today's use, the project's. */
-  spent: number
-  /** People holding a grant of its service. */
-  people: number
-  /** Each one's share. */
-  share: number
-}
-
 export type QuotaStandings = () => Iterable<QuotaStanding>
 
 export class Metrics {
   readonly #registry = new Registry()
-  /** The tool names registered by the MCP layer: the only ones a label may hold. */
+  /** The tool names served: the only ones a label may hold. */
   readonly #tools = new Set<string>()
   readonly #circuits: CircuitStates[] = []
 
@@ -396,19 +379,17 @@ export class Metrics {
     this.#approvalsAsked.inc({ tool: this.#tool(tool), channel })
   }
 
-  /** `tool` as the approval was stored: a name that is not a registered tool counts as `other`. */
+  /** `tool` as the approval was stored: a name that is not a served tool counts as `other`. */
   approvalDecided(tool: string, decision: ApprovalDecision): void {
     this.#approvalsDecided.inc({ tool: this.#tool(tool), decision })
   }
 
-  /** A token endpoint success; `grantType` as the request named it. */
-  tokenIssued(grantType: unknown): void {
-    this.#tokensIssued.inc({ grant_type: oneOf(GRANT_TYPES, grantType) })
+  tokenIssued(grantType: GrantType): void {
+    this.#tokensIssued.inc({ grant_type: grantType })
   }
 
-  /** A token endpoint refusal; `error` as the OAuth error code. */
-  tokenRefused(error: unknown): void {
-    this.#tokenErrors.inc({ error: oneOf(TOKEN_ERRORS, error) })
+  tokenRefused(error: TokenError): void {
+    this.#tokenErrors.inc({ error })
   }
 
   grantRevoked(by: GrantRevocation): void {
@@ -453,7 +434,7 @@ export class Metrics {
     this.#storeConnectionErrors.inc()
   }
 
-  /** What the last readiness check found. */
+  /** What the last readiness check, or a request that met the database away, found. */
   storeReachable(up: boolean): void {
     this.#storeUp.set(up ? 1 : 0)
   }

@@ -1,12 +1,14 @@
 import { Counter, type Registry } from 'prom-client'
+import type { StepMeter, StepReading } from '../mcp/steps/compose.js'
 
 /**
  * What each step of a tool call costs (METRICS_TOOL_STEPS=1; docs/operations.md, "Metrics"): its
  * own CPU time and the PostgreSQL statements it sent, without the steps it handed on to. Read
  * at concurrency 1 they are each step's; under load, the CPU time of calls running meanwhile is
  * spread over the steps that awaited. Off by default: a step then reads the CPU clock twice.
+ * The MCP layer takes the readings around each step (packages/connector/src/mcp/steps/compose.ts).
  */
-export class StepCosts {
+export class StepCosts implements StepMeter {
   readonly #cpu: Counter<'step'>
   readonly #mainThread: Counter<'step'> | undefined
   readonly #statements: Counter<'step'>
@@ -78,16 +80,3 @@ const cpuUsage = () => process.cpuUsage()
 const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(
   process,
 )
-
-export interface StepReading {
-  cpuMicros: number
-  /** 0 where the runtime cannot tell the main thread's time. */
-  mainThreadMicros: number
-  statements: number
-}
-
-export const between = (from: StepReading, to: StepReading): StepReading => ({
-  cpuMicros: to.cpuMicros - from.cpuMicros,
-  mainThreadMicros: to.mainThreadMicros - from.mainThreadMicros,
-  statements: to.statements - from.statements,
-})

@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../../metrics/labels.js'
+import type { ToolOutcome } from '../events.js'
 import { isStoreUnreachable } from '../../store/unreachable.js'
 import { UpstreamApiError, type UpstreamApiErrorKind } from '../../upstream/index.js'
 import { changedSinceApproval } from '../approval-words.js'

@@ -1,7 +1,7 @@
 /**
  * Calls to the provider's APIs for the tool layer: `new UpstreamApi({ apiBase, log })`, then
  * `api.call({ service, method, path, pathParams, query, body, ifMatch, idempotent }, grant)`.
- * Failures are UpstreamApiError with a `kind` to act on; see client.ts. Each
+ * Failures are UpstreamApiError with a `kind` to act on (failure-kinds.ts); see client.ts. Each
  * call's end is told on `api.events` (call-events.ts).
  */
 export {
@@ -25,4 +25,4 @@ export {
 } from './call-events.js'
 export type { QueryValue } from './request.js'
 export { UpstreamApiError, type UpstreamApiErrorKind } from './errors.js'
-export { UPSTREAM_FAILURE_KINDS, type UpstreamFailureKind } from './failure-kinds.js'
+export { UPSTREAM_FAILURES, type UpstreamFailureKind } from './failure-kinds.js'

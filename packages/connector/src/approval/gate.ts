@@ -1,6 +1,5 @@
 import { EventEmitter, once } from 'node:events'
 import type { Logger } from 'pino'
-import type { Metrics } from '../metrics/metrics.js'
 import type { Decided } from '../pages/approvals-page.js'
 import type { AccessMode, ChangeDescription } from '../services/definition.js'
 import type { Channel, Store } from '../store/open.js'
@@ -25,6 +24,28 @@ import { ApprovalStore, type ApprovalRow, type ApprovalWithGrant } from './store
  */
 
 export const APPROVAL_TTL_MS = 10 * 60_000
+
+/**
+ * What the gate tells of its approvals, for whoever counts them (packages/connector/src/metrics
+ * listens), and the words it tells them in.
+ */
+export interface ApprovalEvents {
+  /**
+   * An approval was decided or ran out, where the audit trail records it; `tool` as the approval
+   * was stored.
+   */
+  decided: [tool: string, decision: ApprovalDecision]
+}
+
+/** What became of an approval. */
+export const APPROVAL_DECISION_MEANINGS = {
+  approved: 'on the page or in the assistant',
+  declined:
+    'on the page or in the assistant (a question dismissed in the assistant decides nothing)',
+  expired: `undecided after ${APPROVAL_TTL_MS / 60_000} minutes; or approved and not used within them, counted as approved, then expired`,
+} as const
+export type ApprovalDecision = keyof typeof APPROVAL_DECISION_MEANINGS
+
 /**
  * How often a waiting call reads its approval again when no word of a decision came: a replica's
  * channel may be down for a moment, and what it missed is in the store.
@@ -41,8 +62,6 @@ export interface ApprovalDeps {
   now?: () => number
   /** Where decisions are recorded; by default the store's audit trail. */
   audit?: AuditTrail
-  /** Where decisions and expiries are counted (src/metrics). */
-  metrics?: Metrics
   /**
    * Where each decision is said to the replicas, so that a call waiting for it on any of them
    * goes on at once (awaitDecision); unset, waiting calls find it by reading the store.
@@ -151,6 +170,8 @@ interface SealedCall {
 const binding = (key: string, field: 'id' | 'call' | 'if-match') => `approval ${key} ${field}`
 
 export class Approvals {
+  /** Each decision and expiry, told where the audit trail records it (ApprovalEvents). */
+  readonly events = new EventEmitter<ApprovalEvents>()
   readonly #store: ApprovalStore
   readonly #digests: ArgumentDigests
   readonly #vault: Vault
@@ -160,7 +181,6 @@ export class Approvals {
   /** When approvals were last expired by this replica. */
   #swept = -Infinity
   readonly #audit: AuditTrail
-  readonly #metrics: Metrics | undefined
   readonly #decisions: Channel | undefined
   /** Each decision by its approval's key, from any replica, for the calls waiting here. */
   readonly #decided = new EventEmitter().setMaxListeners(0)
@@ -176,7 +196,6 @@ export class Approvals {
     this.#log = deps.log
     this.#now = deps.now ?? Date.now
     this.#audit = deps.audit ?? new AuditTrail(deps.store, this.#now)
-    this.#metrics = deps.metrics
     this.#decisions = deps.decisions
   }
 
@@ -501,7 +520,7 @@ export class Approvals {
     this.#swept = this.#now()
     try {
       for (const { id, grant_id, tool } of await this.#store.expire(this.#now())) {
-        this.#metrics?.approvalDecided(tool, 'expired')
+        this.events.emit('decided', tool, 'expired')
         await this.#audit.record({ grantId: grant_id, tool, decision: 'expired', approvalId: id })
       }
     } catch (error) {
@@ -526,7 +545,7 @@ export class Approvals {
     if (row.account === null) return { ok: false, reason: 'ended' }
     const status = decision === 'approve' ? 'approved' : 'declined'
     if (await this.#store.decide(key, status, this.#now(), told)) {
-      this.#metrics?.approvalDecided(row.tool, status)
+      this.events.emit('decided', row.tool, status)
       await this.#audit.record({
         grantId: row.grant_id,
         tool: row.tool,

@@ -7,7 +7,6 @@ import Provider, {
 } from 'oidc-provider'
 import type { Logger } from 'pino'
 import type { ConnectorConfig } from '../config/config.js'
-import type { Metrics } from '../metrics/metrics.js'
 import { SERVICES } from '../services/catalog.js'
 import type { Store } from '../store/open.js'
 import type { Vault } from '../vault/vault.js'
@@ -27,7 +26,7 @@ import { cookieKeys, signingJwks } from './keys.js'
 import { PAGE_HEADERS } from '../pages/page.js'
 import { storeAwayPageText } from '../pages/problem-page.js'
 import { requestErrorPage } from '../pages/request-error-page.js'
-import type { StoreAwayReport } from '../metrics/store-away.js'
+import type { StoreAwayReport } from '../store/away-report.js'
 import {
   isStoreUnreachable,
   storeAwayError,
@@ -35,7 +34,6 @@ import {
 } from '../store/unreachable.js'
 import { matchLoopbackRedirectsAtAnyPort, withoutLoopbackPort } from './redirect-uris.js'
 import { allScopeNames, serviceOfResource } from './resources.js'
-import { countTokens } from './token-metrics.js'
 import { tokenRequestsInOneTransaction } from './token-transactions.js'
 
 /**
@@ -87,9 +85,7 @@ export interface AuthorizationServerDeps {
   vault: Vault
   grants: Grants
   log: Logger
-  /** Where tokens issued, refused and revoked are counted (src/metrics). */
-  metrics?: Metrics
-  /** Where a request that met the database away is counted and said (src/metrics). */
+  /** Where a request that met the database away is told and said (store/away-report.ts). */
   storeAway?: Pick<StoreAwayReport, 'request'>
 }
 
@@ -99,7 +95,6 @@ export function createAuthorizationServer({
   vault,
   grants,
   log,
-  metrics,
   storeAway,
 }: AuthorizationServerDeps): Provider {
   const { publicUrl } = config
@@ -320,7 +315,6 @@ export function createAuthorizationServer({
     // Answered below, once oidc-provider has drawn its own answer: 503, to be tried again.
     ctx.state.storeAway = error
   })
-  if (metrics) countTokens(provider, metrics)
   return provider
 }
 

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EarlyAnswerResponse, listenError } from '@countersign/environment'
@@ -32,6 +33,7 @@ import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
 import { McpAuthenticator } from '../mcp/bearer.js'
 import { AnswerBox } from '../mcp/answer-box.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
+import type { McpEvents } from '../mcp/events.js'
 import { isPostgresUrl } from '../store/engine.js'
 import { FairShares } from '../quotas/fair-shares.js'
 import { QuotaUse } from '../quotas/quota-use.js'
@@ -57,9 +59,18 @@ import {
 import { localOrigin } from '../config/loopback.js'
 import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'
+import {
+  countApprovals,
+  countFairShares,
+  countStoreAway,
+  countTokens,
+  countToolCalls,
+  countUpstreamCalls,
+  countUpstreamRefreshes,
+} from '../metrics/listen.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
-import { StoreAwayReport } from '../metrics/store-away.js'
+import { StoreAwayReport } from '../store/away-report.js'
 import { misaddressedAnswers } from './addressed.js'
 import { frontDoors } from './front-doors.js'
 import { InFlight } from './in-flight.js'
@@ -110,7 +121,9 @@ export interface ConnectorParts {
   audit: AuditTrail
   /** What the parts count, served at `/metrics` on its own port (src/metrics). */
   metrics: Metrics
-  /** The database away: each 503 and lost connection counted, and said now and then. */
+  /** Where the MCP layer tells of its tools and their calls, for the metrics (mcp/events.ts). */
+  toolEvents: EventEmitter<McpEvents>
+  /** The database away: each 503 and lost connection told, and said now and then. */
   storeAway: StoreAwayReport
   /** The person's devices that show notifications, and what tells them of a change (src/push). */
   push: ConnectorPush
@@ -191,7 +204,8 @@ export async function startConnector(
   })
   let metricsServer: MetricsServer | undefined
   let store: Store | undefined
-  const storeAway = new StoreAwayReport(metrics, log.child({ component: 'store' }))
+  const storeAway = new StoreAwayReport(log.child({ component: 'store' }))
+  countStoreAway(metrics, storeAway)
   try {
     if (config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log)
     store = await openStore({
@@ -260,8 +274,8 @@ function assemble(
     vault,
     log,
     fetch: options.fetch,
-    metrics,
   })
+  countUpstreamRefreshes(metrics, upstream)
   const grants = new Grants(store, upstream, log.child({ component: 'grants' }))
   const provider = createAuthorizationServer({
     config,
@@ -269,9 +283,9 @@ function assemble(
     vault,
     grants,
     log: log.child({ component: 'authorization-server' }),
-    metrics,
     storeAway,
   })
+  countTokens(metrics, provider)
   const coverage = new CoverageSeal(vault)
   const authenticator = new McpAuthenticator({
     publicUrl: config.publicUrl,
@@ -287,7 +301,7 @@ function assemble(
     keySecret: vault.deriveKey('quota people'),
     log: log.child({ component: 'quotas' }),
   })
-  metrics.watchQuotas(() => shares.standings())
+  countFairShares(metrics, shares)
   const api = new UpstreamApi({
     apiBase: config.upstream.apiBase,
     systemQuery: PROFILES[config.upstream.profile].systemQuery,
@@ -295,12 +309,12 @@ function assemble(
     log,
     deadlineMs: options.apiDeadlineMs,
     breaker: options.breaker,
-    metrics,
     // What the provider counts against the project's quotas, counted against the person's share.
     onSent(call, grant, requests) {
       if (call.quota && grant.person) shares.spend(call.quota, grant.person, requests)
     },
   })
+  countUpstreamCalls(metrics, api)
   const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))
   const offers = new Offers({
     api,
@@ -315,9 +329,11 @@ function assemble(
     publicUrl: config.publicUrl,
     log: log.child({ component: 'approvals' }),
     audit,
-    metrics,
     decisions: store.channel(DECISIONS_CHANNEL),
   })
+  countApprovals(metrics, approvals)
+  const toolEvents = new EventEmitter<McpEvents>()
+  countToolCalls(metrics, toolEvents)
   const push = pushParts(config, store, vault, vapid, log)
   return {
     config,
@@ -335,6 +351,7 @@ function assemble(
     approvals,
     audit,
     metrics,
+    toolEvents,
     storeAway,
     push,
     log,
@@ -460,7 +477,8 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       },
       toolCallLimit: limits.toolCall,
       shares: parts.shares,
-      metrics: parts.metrics,
+      events: parts.toolEvents,
+      stepCosts: parts.metrics.stepCosts,
       storeAway: parts.storeAway,
       log: log.child({ component: 'mcp' }),
     }),

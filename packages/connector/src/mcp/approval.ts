@@ -1,15 +1,15 @@
+import type { EventEmitter } from 'node:events'
 import {
   inputRequired,
   type CallToolResult,
   type InputRequiredResult,
 } from '@modelcontextprotocol/server'
 import type { Approvals, ApprovalCall, DecideResult } from '../approval/gate.js'
-import type { ApprovalChannel } from '../metrics/labels.js'
-import type { Metrics } from '../metrics/metrics.js'
 import type { AccessMode, ChangeDescription, ToolDefinition } from '../services/definition.js'
 import type { ProviderProfile } from '../services/profiles/index.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import { APPROVAL_QUESTION, type ClientAsking } from './asking.js'
+import type { ApprovalChannel, McpEvents } from './events.js'
 import type { ToolGrant } from './grant-access.js'
 import {
   alreadyUsed,
@@ -85,8 +85,8 @@ export class ApprovalStep {
     private readonly approvals: Approvals,
     private readonly api: Pick<UpstreamApi, 'call'>,
     private readonly profile: ProviderProfile,
-    /** Where each approval asked for is counted, by how the person is asked. */
-    private readonly metrics?: Pick<Metrics, 'approvalAsked'>,
+    /** Where each approval asked for is told, with how the person is asked (events.ts). */
+    private readonly events?: EventEmitter<McpEvents>,
     /** The person's devices, for a client that cannot ask (device-wait.ts); unset, the link. */
     private readonly reach?: PersonReach,
   ) {}
@@ -125,7 +125,7 @@ export class ApprovalStep {
       )
       const asked = await this.approvals.request({ ...call, description, mode: policy.mode })
       pending = { ...asked, description }
-      this.metrics?.approvalAsked(definition.name, channel)
+      this.events?.emit('asked', definition.name, channel)
     }
     const before =
       consumed.reason === 'expired' || consumed.reason === 'used' ? consumed.reason : undefined

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
@@ -11,8 +12,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import { hostnameOfHeader } from '../config/loopback.js'
 import { bearerCors, bearerCorsInBrowsers } from '../http/cors.js'
-import { Metrics } from '../metrics/metrics.js'
-import type { StoreAwayReport } from '../metrics/store-away.js'
+import type { StoreAwayReport } from '../store/away-report.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
 import type { ToolDefinition } from '../services/definition.js'
@@ -38,6 +38,7 @@ import type { RequestEnd } from './grant-access.js'
 import { serviceHandler } from './handler.js'
 import type { Answer } from './answer.js'
 import type { AnswerBox } from './answer-box.js'
+import type { McpEvents } from './events.js'
 import { LegacyQuestions } from './legacy-questions.js'
 import { LegacySessions } from './legacy-sessions.js'
 import {
@@ -46,6 +47,7 @@ import {
   resourceMetadataPath,
 } from './resource-metadata.js'
 import { ServiceViews } from './views.js'
+import type { StepMeter } from './steps/compose.js'
 import { ServiceTools } from './tools.js'
 
 /**
@@ -85,9 +87,10 @@ export interface McpEndpointDeps {
   toolCallLimit?: RateLimiter
   /** Fair shares of the provider project's daily quotas (src/quotas); unset, none (tests). */
   shares?: Pick<FairShares, 'admit'>
-  /** Where tool calls and approvals asked are counted (src/metrics). */
-  metrics?: Metrics
-  /** Where a request that met the database away is counted and said (src/metrics). */
+  /** Where tool calls and approvals asked are told (events.ts), and what measures each step. */
+  events?: EventEmitter<McpEvents>
+  stepCosts?: StepMeter
+  /** Where a request that met the database away is told and said (store/away-report.ts). */
   storeAway?: Pick<StoreAwayReport, 'request'>
   log: Logger
   /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
@@ -105,8 +108,8 @@ const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 export function mcpRoutes(deps: McpEndpointDeps) {
   const app = new Hono()
   const allowed = new URL(deps.publicUrl)
-  const metrics = deps.metrics ?? new Metrics()
-  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, metrics, deps.reach)
+  const events = deps.events ?? new EventEmitter<McpEvents>()
+  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, events, deps.reach)
   const requestState = requestStateCodec(deps.vault)
   const legacy = deps.answers && {
     sessions: new LegacySessions(deps.vault),
@@ -137,7 +140,8 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       audit: deps.audit,
       callLimit: deps.toolCallLimit,
       shares: deps.shares,
-      metrics,
+      events,
+      stepCosts: deps.stepCosts,
       connectionsUrl: deps.publicUrl + CONNECTIONS_PATH,
     })
     const handler = serviceHandler(service, tools, new ServiceViews(definitions), {

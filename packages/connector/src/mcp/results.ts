@@ -68,8 +68,9 @@ export const preflightRefusal = (tool: string, problem: string): CallToolResult 
   )
 
 /**
- * A failed upstream call, in words for the model. `ids` are the tool's path parameters, which a
- * "not found" is about.
+ * A failed upstream call, in words for the model: for each kind of failure (what it means:
+ * upstream/api/failure-kinds.ts), what to do about it. `ids` are the tool's path parameters,
+ * which a "not found" is about.
  */
 export function upstreamFailure(error: UpstreamApiError, ids: readonly string[]): CallToolResult {
   const said = error.providerMessage ? ` The provider says: ${sentence(error.providerMessage)}` : ''

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events'
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -11,7 +12,6 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/
 import type { Logger } from 'pino'
 import type { z } from 'zod'
 import type { AuditTrail } from '../approval/audit.js'
-import { Metrics } from '../metrics/metrics.js'
 import type { FairShares } from '../quotas/fair-shares.js'
 import type { ToolDefinition } from '../services/definition.js'
 import { toolJsonSchema } from '../services/json-schema.js'
@@ -20,10 +20,11 @@ import type { RateLimiter } from '../store/rate-limits.js'
 import type { UpstreamApi } from '../upstream/index.js'
 import type { ApprovalStep } from './approval.js'
 import { CallShape } from './call.js'
+import type { McpEvents } from './events.js'
 import type { ToolGrant } from './grant-access.js'
 import { GrantListing } from './grant-listing.js'
 import { GrantNames } from './grant-names.js'
-import { compose } from './steps/compose.js'
+import { compose, type StepMeter } from './steps/compose.js'
 import {
   ToolCall,
   type Ended,
@@ -83,8 +84,10 @@ export interface ServiceToolsDeps {
    * when the project has no room left, is refused before anything is sent. Unset: none.
    */
   shares?: Pick<FairShares, 'admit'>
-  /** Where each call is counted, by tool and outcome, and timed (src/metrics). */
-  metrics?: Metrics
+  /** Where each tool served and each call's end are told (events.ts); unset, nowhere. */
+  events?: EventEmitter<McpEvents>
+  /** What measures each step of every call (METRICS_TOOL_STEPS=1); unset, nothing. */
+  stepCosts?: StepMeter
   /**
    * The person's connections page, where they change what a grant covers: named to the model
    * when a call names a list, site or property outside its grant.
@@ -106,12 +109,13 @@ export class ServiceTools {
   readonly #grantListing: GrantListing
   readonly #served = new Map<string, ServedTool>()
   readonly #parts: ToolCallParts
-  /** Every call runs through the same steps (steps/order.ts), each one counted if asked. */
+  /** Every call runs through the same steps (steps/order.ts), each one measured if asked. */
   readonly #run: (call: ToolCall) => Promise<Ended>
+  readonly #events: EventEmitter<McpEvents>
 
   constructor(definitions: readonly ToolDefinition[], deps: ServiceToolsDeps) {
-    const metrics = deps.metrics ?? new Metrics()
-    this.#run = compose(TOOL_CALL_STEPS, metrics.stepCosts)
+    this.#events = deps.events ?? new EventEmitter()
+    this.#run = compose(TOOL_CALL_STEPS, deps.stepCosts)
     const names = deps.names ?? new GrantNames(deps)
     this.#parts = {
       api: deps.api,
@@ -121,7 +125,6 @@ export class ServiceTools {
       audit: deps.audit,
       callLimit: deps.callLimit,
       shares: deps.shares,
-      metrics,
       connectionsUrl: deps.connectionsUrl,
       names,
     }
@@ -131,16 +134,14 @@ export class ServiceTools {
       if (this.#served.has(definition.name))
         throw new Error(`The tool ${definition.name} is defined twice.`)
       const shape = new CallShape(definition, operationOf(deps.profile, definition.name))
-      const counted = metrics.toolCalls(definition.service, definition.name, {
-        approval: definition.approval !== undefined,
-      })
       const listed = listedTool(definition)
       const answer = definition.answer
         ? toolJsonSchema(definition.answer.schema, 'output')
         : listed.outputSchema
       const check = answerValidator.getValidator(answer as JsonSchemaType)
       const conforms = (body: unknown) => check(body).valid
-      this.#served.set(definition.name, { definition, shape, metrics: counted, conforms })
+      this.#served.set(definition.name, { definition, shape, conforms })
+      this.#events.emit('served', definition)
       tools.push(listed)
     }
     this.listing = deepFreeze({ tools })
@@ -181,7 +182,7 @@ export class ServiceTools {
       ended = await this.#run(new ToolCall(tool, args, caller, this.#parts))
       return ended.result
     } finally {
-      tool.metrics.record(ended?.outcome ?? 'internal_error', started)
+      this.#events.emit('called', tool.definition, ended?.outcome ?? 'internal_error', started)
     }
   }
 }

@@ -1,174 +1,125 @@
-import { SHARED_QUOTA_NAMES, type SharedQuotaName } from '../config/config.js'
+import { RATE_LIMIT_NAMES, SHARED_QUOTA_NAMES } from '../config/config.js'
+import { APPROVAL_DECISION_MEANINGS } from '../approval/gate.js'
+import {
+  GRANT_REVOCATION_MEANINGS,
+  GRANT_TYPE_MEANINGS,
+  TOKEN_ERRORS,
+} from '../auth/token-events.js'
+import { APPROVAL_CHANNEL_MEANINGS, TOOL_OUTCOME_MEANINGS } from '../mcp/events.js'
+import { TOOL_CALL_STEPS } from '../mcp/steps/order.js'
+import { quotaLabel } from '../quotas/shared-quotas.js'
+import { SERVICE_NAMES } from '../services/catalog.js'
+import { STORE_AWAY_SURFACE_MEANINGS } from '../store/away-report.js'
+import {
+  CIRCUIT_STATES,
+  DEFAULT_API_DEADLINE_MS,
+  NO_ANSWER_MEANINGS,
+  REFRESH_OUTCOME_MEANINGS,
+  REFRESH_REASON_MEANINGS,
+  UPSTREAM_FAILURES,
+  UPSTREAM_STATUS_CLASSES,
+  UPSTREAM_STATUS_CODES,
+} from '../upstream/index.js'
 
 /**
- * Every value a metric's label can take, in small fixed sets (docs/operations.md, "Metrics": never
- * a token, a person's data or a payload in a label). Besides these, labels hold only the service
- * names (config/config.ts) and the tool names of the definitions, registered at startup. An id, a
- * URL or a text from a request never becomes a label: what is not in its set is counted as `other`.
- * docs/operations.md ("Metrics") describes each set.
+ * Where each label's values come from (docs/operations.md, "Metrics": never a token, a person's
+ * data or a payload in a label). Each small fixed set is declared, with what its values mean, by
+ * the part that tells of them; besides these, labels hold only the service names and the tool
+ * names of the definitions served (told at startup, never read from a request). A value outside
+ * its set is counted as `other`.
  */
+export interface LabelSource {
+  /** Every value, in the order the series are made; none listed for the tools' names. */
+  values: readonly string[]
+  /** What the values are, in the docs' words. */
+  about: string
+  /** What each value means, as the part that tells of it says; unset where a name says it. */
+  meanings?: Readonly<Record<string, string>>
+}
 
-/**
- * How a tool call ended:
- * - `ok`: the tool's result;
- * - `tool_error`: an `isError` result the model can act on: arguments refused before anything was
- *   sent, or a provider 4xx (invalid, a rule broken, not found, no permission, changed since read);
- * - `approval_pending`: the call stopped to ask the person (in the client, or with a link to the
- *   approval page); the same call comes again once they have answered;
- * - `refused`: the change was not approved: declined, cancelled, expired, already used, or an
- *   answer that was not for this call;
- * - `upstream_error`: the provider failed: 429, 5xx, timeout, network, open circuit, an answer
- *   not understood, or the upstream token could not be renewed;
- * - `rate_limited`: refused by the connector's own per-grant tool-call limit;
- * - `over_share`: refused before anything was sent: the person is beyond their fair share of one
- *   of the provider project's daily quotas, and the project has no room left for more;
- * - `revoked`: the provider revoked the credential during the call (the answer is a 401);
- * - `internal_error`: a fault of the connector.
- */
-export const TOOL_OUTCOMES = [
-  'ok',
-  'tool_error',
-  'approval_pending',
-  'refused',
-  'upstream_error',
-  'rate_limited',
-  'over_share',
-  'revoked',
-  'internal_error',
-] as const
-export type ToolOutcome = (typeof TOOL_OUTCOMES)[number]
+const valuesOf = <Value extends string>(meanings: Readonly<Record<Value, unknown>>) =>
+  Object.keys(meanings) as Value[]
 
-/**
- * How the person was asked to approve a change: `elicitation` (a form in the assistant's own
- * interface), `url_elicitation` (the assistant opens the approval page), `link` (a result with
- * the approval page's link, for a client that cannot be asked).
- */
-export const APPROVAL_CHANNELS = ['elicitation', 'url_elicitation', 'link'] as const
-export type ApprovalChannel = (typeof APPROVAL_CHANNELS)[number]
+/** A set of values and their meanings, as a label's source. */
+const told = (about: string, meanings: Readonly<Record<string, string>>): LabelSource => ({
+  values: valuesOf(meanings),
+  about,
+  meanings,
+})
 
-/** What became of an approval: decided by the person, or run out undecided (or unused). */
-export const APPROVAL_DECISIONS = ['approved', 'declined', 'expired'] as const
-export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number]
-
-/**
- * The provider project's daily quotas that the connector shares out (src/quotas), as labels:
- * `tasks_queries_per_day`, ...
- */
-export const quotaLabel = (name: SharedQuotaName) =>
-  name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+export const TOOL_OUTCOMES = valuesOf(TOOL_OUTCOME_MEANINGS)
+export const APPROVAL_CHANNELS = valuesOf(APPROVAL_CHANNEL_MEANINGS)
+export const APPROVAL_DECISIONS = valuesOf(APPROVAL_DECISION_MEANINGS)
 export const QUOTA_LABELS: readonly string[] = SHARED_QUOTA_NAMES.map(quotaLabel)
-
-/** The connector's own rate limits (`tool_call`: per grant, in the MCP layer). */
-export { RATE_LIMIT_NAMES, type RateLimitName } from '../config/config.js'
-
-/** The token endpoint's grants that issue an access token. */
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'other'] as const
-export type GrantType = (typeof GRANT_TYPES)[number]
-
-/**
- * The token endpoint's refusals (RFC 6749 §5.2, RFC 8707), as oidc-provider names them; any
- * other code is `other`.
- */
-export const TOKEN_ERRORS = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-  'invalid_target',
-  'other',
-] as const
-export type TokenError = (typeof TOKEN_ERRORS)[number]
-
-/**
- * Why the authorization server revoked a grant: `revocation` (RFC 7009, the client revoked one
- * of its tokens), `replay` (a code or refresh token used twice), `other`.
- */
-export const GRANT_REVOCATIONS = ['revocation', 'replay', 'other'] as const
-
-/** Where a request met the store away and was told to try again (503). */
-export const STORE_AWAY_SURFACES = ['mcp', 'oauth', 'page'] as const
-export type StoreAwaySurface = (typeof STORE_AWAY_SURFACES)[number]
-export type GrantRevocation = (typeof GRANT_REVOCATIONS)[number]
-
-/**
- * How a renewal of an upstream access token ended: `ok`; `revoked` (invalid_grant, or no refresh
- * token: the credential is erased); `unavailable` (429, 5xx, timeout, network); `refused` (any
- * other OAuth error: the connector's configuration); `error` (anything else).
- */
-export const UPSTREAM_REFRESH_OUTCOMES = [
-  'ok',
-  'revoked',
-  'unavailable',
-  'refused',
-  'error',
-] as const
-export type UpstreamRefreshOutcome = (typeof UPSTREAM_REFRESH_OUTCOMES)[number]
-
-/** Why an upstream token was renewed: it was expiring, or the provider rejected it (401). */
-export const UPSTREAM_REFRESH_REASONS = ['expiry', 'rejected'] as const
-export type UpstreamRefreshReason = (typeof UPSTREAM_REFRESH_REASONS)[number]
-
-/** The states of a circuit breaker (cockatiel's, by name). */
-export const CIRCUIT_STATES = ['closed', 'open', 'half_open', 'isolated'] as const
-export type CircuitStateName = (typeof CIRCUIT_STATES)[number]
-
-/**
- * The HTTP statuses of the provider's answers counted by their own code; any other is counted by
- * its class (`2xx` ... `5xx`, and `other` outside 100-599).
- */
-export const UPSTREAM_STATUS_CODES = [
-  200, 201, 204, 304, 400, 401, 403, 404, 409, 410, 412, 413, 422, 429, 500, 502, 503, 504,
-] as const
-export const UPSTREAM_STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'other'] as const
-
-/**
- * How a call to the provider ended without an answer: `timeout` (its deadline passed),
- * `network` (no connection, or it broke), `circuit_open` (not sent: the breaker is open),
- * `no_token` (not sent: the grant could give no upstream token).
- */
-export const UPSTREAM_NO_ANSWER = ['timeout', 'network', 'circuit_open', 'no_token'] as const
-export type UpstreamNoAnswer = (typeof UPSTREAM_NO_ANSWER)[number]
-
-/**
- * What a failed call to the provider ended in, by the kind the tool layer acts on
- * (upstream/api/errors.ts): the provider refused the arguments (`invalid`, `failed_precondition`,
- * `not_found`, `permission`, `conflict`), limited the rate (`rate_limited`), has used up a quota
- * for the day or the hour (`quota_exhausted`), has not enabled the service's API for the
- * connector's client (`api_disabled`), is not available (`unavailable`: 5xx, timeout, network,
- * calls paused), lost the answer to a change (`outcome_unknown`), or answered what the connector
- * cannot read (`malformed`).
- */
-export const UPSTREAM_FAILURE_KINDS = [
-  'invalid',
-  'failed_precondition',
-  'not_found',
-  'permission',
-  'conflict',
-  'rate_limited',
-  'quota_exhausted',
-  'api_disabled',
-  'unavailable',
-  'outcome_unknown',
-  'malformed',
-] as const
-export type UpstreamFailureKind = (typeof UPSTREAM_FAILURE_KINDS)[number]
-
-/** An upstream call's `status` label: its last HTTP status, or why it had none. */
-export type UpstreamStatus = number | UpstreamNoAnswer
-
-const KNOWN_CODES: ReadonlySet<number> = new Set(UPSTREAM_STATUS_CODES)
-
-/** The label of an HTTP status: the code itself if it is one of the known ones, else its class. */
-export function statusLabel(status: number): string {
-  if (KNOWN_CODES.has(status)) return String(status)
-  if (Number.isInteger(status) && status >= 100 && status <= 599)
-    return UPSTREAM_STATUS_CLASSES[Math.floor(status / 100) - 1]!
-  return 'other'
+export const GRANT_TYPES = valuesOf(GRANT_TYPE_MEANINGS)
+export const GRANT_REVOCATIONS = valuesOf(GRANT_REVOCATION_MEANINGS)
+export const STORE_AWAY_SURFACES = valuesOf(STORE_AWAY_SURFACE_MEANINGS)
+export const UPSTREAM_REFRESH_OUTCOMES = valuesOf(REFRESH_OUTCOME_MEANINGS)
+export const UPSTREAM_REFRESH_REASONS = valuesOf(REFRESH_REASON_MEANINGS)
+export const UPSTREAM_NO_ANSWER = valuesOf(NO_ANSWER_MEANINGS)
+export const UPSTREAM_FAILURE_KINDS = valuesOf(UPSTREAM_FAILURES)
+export {
+  CIRCUIT_STATES,
+  RATE_LIMIT_NAMES,
+  TOKEN_ERRORS,
+  UPSTREAM_STATUS_CLASSES,
+  UPSTREAM_STATUS_CODES,
 }
 
-/** `value` if it is one of `allowed`, else `other`. */
-export function oneOf<T extends string>(allowed: readonly T[], value: unknown): T {
-  return (allowed as readonly unknown[]).includes(value) ? (value as T) : ('other' as T)
-}
+const code = (value: string | number) => `\`${value}\``
+
+export const LABELS = {
+  service: { values: SERVICE_NAMES, about: 'the service' },
+  tool: {
+    values: [],
+    about:
+      'the tool, by the name its definition gives it ([tools.md](tools.md)); an approval stored under a name not served counts as `other`',
+  },
+  toolOutcome: told('how the call ended', TOOL_OUTCOME_MEANINGS),
+  upstreamStatus: {
+    values: [
+      ...UPSTREAM_STATUS_CODES.map(String),
+      ...UPSTREAM_STATUS_CLASSES,
+      ...UPSTREAM_NO_ANSWER,
+    ],
+    about: `the HTTP status of the last answer: the code itself for ${UPSTREAM_STATUS_CODES.join(', ')}, else its class (${UPSTREAM_STATUS_CLASSES.slice(0, -1).map(code).join(', ')}, and \`other\` outside 100-599). A call whose first answer was a 401, followed by a renewal and a 200, counts as a 200. With no answer, why (a call's deadline is ${DEFAULT_API_DEADLINE_MS / 1000} s)`,
+    meanings: NO_ANSWER_MEANINGS,
+  },
+  failureKind: {
+    values: UPSTREAM_FAILURE_KINDS,
+    about:
+      'what the failed call ended in; the tool call is a `tool_error` where the model can act on it, else an `upstream_error`',
+    meanings: Object.fromEntries(
+      UPSTREAM_FAILURE_KINDS.map((kind) => {
+        const { means, modelCanAct } = UPSTREAM_FAILURES[kind]
+        return [kind, modelCanAct ? `${means}; the model can act on it` : means]
+      }),
+    ),
+  },
+  circuitState: { values: CIRCUIT_STATES, about: "the breaker's states, as cockatiel names them" },
+  refreshReason: told('why the token was renewed', REFRESH_REASON_MEANINGS),
+  refreshOutcome: told('how the renewal ended', REFRESH_OUTCOME_MEANINGS),
+  approvalChannel: told('how the person was asked', APPROVAL_CHANNEL_MEANINGS),
+  approvalDecision: told('what became of the approval', APPROVAL_DECISION_MEANINGS),
+  grantType: told("the token request's grant type", GRANT_TYPE_MEANINGS),
+  tokenError: {
+    values: TOKEN_ERRORS,
+    about: 'the OAuth error code (RFC 6749 §5.2, RFC 8707), as oidc-provider names it',
+  },
+  grantRevocation: told('what revoked the grant', GRANT_REVOCATION_MEANINGS),
+  rateLimit: {
+    values: RATE_LIMIT_NAMES,
+    about: "the connector's own limit ([Rate limits](#rate-limits))",
+  },
+  quota: {
+    values: QUOTA_LABELS,
+    about:
+      "the provider project's daily quota ([Fair shares](#fair-shares-of-the-providers-quotas))",
+  },
+  storeSurface: told('where the request came', STORE_AWAY_SURFACE_MEANINGS),
+  step: {
+    values: TOOL_CALL_STEPS.map((step) => step.name),
+    about:
+      'the step of the tool call ([A tool call, step by step](architecture.md#a-tool-call-step-by-step))',
+  },
+} as const satisfies Readonly<Record<string, LabelSource>>

@@ -1,47 +1,50 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { ServiceName, SharedQuotaName } from '../config/config.js'
-import { StepCosts } from './step-costs.js'
+import { collectDefaultMetrics, Registry, type Counter, type Histogram } from 'prom-client'
+import type { SharedQuotaName } from '../config/config.js'
+import type { ApprovalDecision } from '../approval/gate.js'
+import type { GrantRevocation, GrantType, TokenError } from '../auth/token-events.js'
+import type { ApprovalChannel, ToolOutcome } from '../mcp/events.js'
+import type { QuotaStanding } from '../quotas/fair-shares.js'
+import { quotaLabel } from '../quotas/shared-quotas.js'
+import type { ServiceName } from '../services/catalog.js'
+import type { RateLimitName } from '../config/config.js'
+import type { StoreAwaySurface } from '../store/away-report.js'
+import {
+  statusLabel,
+  type CircuitStateName,
+  type UpstreamFailureKind,
+  type UpstreamRefreshOutcome,
+  type UpstreamRefreshReason,
+  type UpstreamStatus,
+} from '../upstream/index.js'
+import { counterOf, gaugeOf, histogramOf } from './built.js'
+import { METRICS, type MetricDeclaration } from './declared.js'
 import {
   APPROVAL_CHANNELS,
   APPROVAL_DECISIONS,
   CIRCUIT_STATES,
   GRANT_REVOCATIONS,
-  STORE_AWAY_SURFACES,
   GRANT_TYPES,
-  oneOf,
   QUOTA_LABELS,
-  quotaLabel,
   RATE_LIMIT_NAMES,
-  statusLabel,
-  TOKEN_ERRORS,
+  STORE_AWAY_SURFACES,
   TOOL_OUTCOMES,
   UPSTREAM_FAILURE_KINDS,
   UPSTREAM_REFRESH_OUTCOMES,
   UPSTREAM_REFRESH_REASONS,
-  type ApprovalChannel,
-  type ApprovalDecision,
-  type CircuitStateName,
-  type GrantRevocation,
-  type RateLimitName,
-  type StoreAwaySurface,
-  type ToolOutcome,
-  type UpstreamFailureKind,
-  type UpstreamRefreshOutcome,
-  type UpstreamRefreshReason,
-  type UpstreamStatus,
 } from './labels.js'
+import { StepCosts } from './step-costs.js'
 
 /**
  * What the connector counts, for `/metrics` (docs/operations.md, "Metrics"): one `Metrics` per
  * running connector, with a registry of its own (never prom-client's global one: tests run many
- * connectors in one process). The parts record through the named methods below and never see
- * prom-client.
+ * connectors in one process), its metrics built from their declarations (declared.ts). The parts
+ * never see it: each tells what it does on its events, and listen.ts turns those into the
+ * recordings below.
  *
- * Recording is on the hot path of every tool call, so what a call records is bound once: the
- * MCP layer asks for a tool's `ToolCallMetrics` at startup, the upstream client for a service's
- * `UpstreamCallMetrics`, and each holds the prom-client children of its label sets. Labels come
- * only from the fixed sets of labels.ts, the service names and the tool names registered here.
- * Every metric is described in docs/operations.md ("Metrics").
+ * Recording is on the hot path of every tool call, so what a call records is bound once: a tool's
+ * `ToolCallMetrics` when it is served, at startup, a service's `UpstreamCallMetrics` when the
+ * upstream client is listened to; each holds the prom-client children of its label sets. Labels
+ * come only from the fixed sets of labels.ts, the service names and the tool names served.
  */
 
 export interface MetricsOptions {
@@ -54,9 +57,6 @@ export interface MetricsOptions {
   /** Count each step of every tool call's CPU time and statements (METRICS_TOOL_STEPS=1). */
   toolSteps?: boolean
 }
-
-/** Seconds: from a fast read (a few ms) to the upstream deadline (10 s). */
-const DURATION_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** A tool's counters and histogram child, bound once (at startup) and used by every call. */
 export class ToolCallMetrics {
@@ -85,23 +85,18 @@ export class UpstreamCallMetrics {
     private readonly duration: Histogram.Internal<string>,
   ) {}
 
-  /**
-   * One call ended: `status` is its last answer's HTTP status, or why it had none; `attempts` the
-   * requests sent (retries, and the one more try after a 401, included); `retries` the requests
-   * sent again after a failure the retry policy retries; `failure` what a failed call ended in.
-   */
+  /** One call ended, as the upstream client tells it (upstream/api/call-events.ts). */
   record(
     status: UpstreamStatus,
     attempts: number,
     retries: number,
     started: number,
-    failure?: UpstreamFailureKind,
+    failure: UpstreamFailureKind | undefined,
   ): void {
     if (failure !== undefined) this.failures.inc({ service: this.service, kind: failure })
     let child = this.#byStatus.get(status)
     if (child === undefined) {
-      const label = typeof status === 'number' ? statusLabel(status) : status
-      child = this.calls.labels(this.service, label)
+      child = this.calls.labels(this.service, statusLabel(status))
       this.#byStatus.set(status, child)
     }
     child.inc()
@@ -114,226 +109,66 @@ export class UpstreamCallMetrics {
 /** What the circuit breakers say now, read at each scrape. */
 export type CircuitStates = () => Iterable<readonly [ServiceName, CircuitStateName]>
 
-/** How one shared quota stands, as a replica last read it (src/quotas/fair-shares.ts). */
-export interface QuotaStanding {
-  quota: SharedQuotaName
-  limit: number
-  /** Today's use, the project's. */
-  spent: number
-  /** People holding a grant of its service. */
-  people: number
-  /** Each one's share. */
-  share: number
-}
-
 export type QuotaStandings = () => Iterable<QuotaStanding>
 
 export class Metrics {
   readonly #registry = new Registry()
-  /** The tool names registered by the MCP layer: the only ones a label may hold. */
+  /** The tool names served: the only ones a label may hold. */
   readonly #tools = new Set<string>()
   readonly #circuits: CircuitStates[] = []
-
-  readonly #toolCalls: Counter<'service' | 'tool' | 'outcome'>
-  readonly #toolDuration: Histogram<'service' | 'tool'>
-  readonly #upstreamCalls: Counter<'service' | 'status'>
-  readonly #upstreamFailures: Counter<'service' | 'kind'>
-  readonly #upstreamAttempts: Counter<'service'>
-  readonly #upstreamRetries: Counter<'service'>
-  readonly #upstreamDuration: Histogram<'service'>
-  readonly #upstreamRefreshes: Counter<'reason' | 'outcome'>
-  readonly #approvalsAsked: Counter<'tool' | 'channel'>
-  readonly #approvalsDecided: Counter<'tool' | 'decision'>
-  readonly #tokensIssued: Counter<'grant_type'>
-  readonly #tokenErrors: Counter<'error'>
-  readonly #grantsRevoked: Counter<'by'>
-  readonly #clientsRegistered: Counter
-  readonly #rateLimited: Counter<'limit'>
-  readonly #quotaRefusals: Counter<'quota'>
   readonly #quotas: QuotaStandings[] = []
-  readonly #storeStatements: Counter
-  readonly #storeAway: Counter<'surface'>
-  readonly #storeConnectionErrors: Counter
-  readonly #storeUp: Gauge
+
+  readonly #toolCalls = counterOf(METRICS.toolCalls, this.#registry)
+  readonly #toolDuration = histogramOf(METRICS.toolDuration, this.#registry)
+  readonly #upstreamCalls = counterOf(METRICS.upstreamCalls, this.#registry)
+  readonly #upstreamFailures = counterOf(METRICS.upstreamFailures, this.#registry)
+  readonly #upstreamAttempts = counterOf(METRICS.upstreamAttempts, this.#registry)
+  readonly #upstreamRetries = counterOf(METRICS.upstreamRetries, this.#registry)
+  readonly #upstreamDuration = histogramOf(METRICS.upstreamDuration, this.#registry)
+  readonly #upstreamRefreshes = counterOf(METRICS.upstreamRefreshes, this.#registry)
+  readonly #approvalsAsked = counterOf(METRICS.approvalsAsked, this.#registry)
+  readonly #approvalsDecided = counterOf(METRICS.approvalsDecided, this.#registry)
+  readonly #tokensIssued = counterOf(METRICS.tokensIssued, this.#registry)
+  readonly #tokenErrors = counterOf(METRICS.tokenErrors, this.#registry)
+  readonly #grantsRevoked = counterOf(METRICS.grantsRevoked, this.#registry)
+  readonly #clientsRegistered = counterOf(METRICS.clientsRegistered, this.#registry)
+  readonly #rateLimited = counterOf(METRICS.rateLimited, this.#registry)
+  readonly #quotaRefusals = counterOf(METRICS.quotaRefusals, this.#registry)
+  readonly #storeStatements = counterOf(METRICS.storeStatements, this.#registry)
+  readonly #storeAway = counterOf(METRICS.storeAway, this.#registry)
+  readonly #storeConnectionErrors = counterOf(METRICS.storeConnectionErrors, this.#registry)
+  readonly #storeUp = gaugeOf(METRICS.storeUp, this.#registry)
   #statementsSent = 0
   /** What each step of a tool call costs, when counted (METRICS_TOOL_STEPS=1); else undefined. */
   readonly stepCosts: StepCosts | undefined
 
   constructor(options: MetricsOptions = {}) {
-    const registers = [this.#registry]
-    if (options.toolSteps)
-      this.stepCosts = new StepCosts(this.#registry, () => this.#statementsSent)
-    if (options.processMetrics) collectDefaultMetrics({ register: this.#registry })
+    const registry = this.#registry
+    if (options.toolSteps) this.stepCosts = new StepCosts(registry, () => this.#statementsSent)
+    if (options.processMetrics) collectDefaultMetrics({ register: registry })
 
-    this.#toolCalls = new Counter({
-      name: 'countersign_tool_calls_total',
-      help: 'MCP tool calls, by service, tool and how they ended (outcome).',
-      labelNames: ['service', 'tool', 'outcome'],
-      registers,
-    })
-    this.#toolDuration = new Histogram({
-      name: 'countersign_tool_call_duration_seconds',
-      help: 'How long MCP tool calls took in the connector, upstream calls included, by service and tool.',
-      labelNames: ['service', 'tool'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    })
-    this.#upstreamCalls = new Counter({
-      name: 'countersign_upstream_calls_total',
-      help: "Calls to the provider's APIs, by service and the HTTP status of the last answer (or timeout, network, circuit_open, no_token).",
-      labelNames: ['service', 'status'],
-      registers,
-    })
-    this.#upstreamFailures = new Counter({
-      name: 'countersign_upstream_failures_total',
-      help: "Calls to the provider's APIs that failed, by service and what they ended in: the provider refusing the arguments, a limit on the rate, a quota used up, an API not enabled, the provider unavailable (5xx, timeout, network, calls paused), a change's answer lost, or an answer not understood.",
-      labelNames: ['service', 'kind'],
-      registers,
-    })
-    this.#upstreamAttempts = new Counter({
-      name: 'countersign_upstream_attempts_total',
-      help: "HTTP requests sent to the provider's APIs (first tries, retries, and tries again after a 401), by service.",
-      labelNames: ['service'],
-      registers,
-    })
-    this.#upstreamRetries = new Counter({
-      name: 'countersign_upstream_retries_total',
-      help: "Requests to the provider's APIs sent again after a 429, a 5xx or a failed connection, by service.",
-      labelNames: ['service'],
-      registers,
-    })
-    this.#upstreamDuration = new Histogram({
-      name: 'countersign_upstream_call_duration_seconds',
-      help: "How long calls to the provider's APIs took, retries and backoff included, by service.",
-      labelNames: ['service'],
-      buckets: DURATION_BUCKETS,
-      registers,
-    })
     const circuits = this.#circuits
-    new Gauge({
-      name: 'countersign_upstream_circuit_state',
-      help: "The circuit breaker in front of each service's provider origin: 1 for its current state, 0 for the others.",
-      labelNames: ['service', 'state'],
-      registers,
-      collect() {
-        for (const read of circuits) {
-          for (const [service, current] of read()) {
-            for (const state of CIRCUIT_STATES) this.set({ service, state }, +(state === current))
-          }
+    gaugeOf(METRICS.circuitState, registry, function () {
+      for (const read of circuits) {
+        for (const [service, current] of read()) {
+          for (const state of CIRCUIT_STATES) this.set({ service, state }, +(state === current))
         }
-      },
-    })
-    this.#upstreamRefreshes = new Counter({
-      name: 'countersign_upstream_token_refreshes_total',
-      help: 'Renewals of upstream access tokens at the provider, by why (expiry, rejected) and how they ended.',
-      labelNames: ['reason', 'outcome'],
-      registers,
-    })
-    this.#approvalsAsked = new Counter({
-      name: 'countersign_approvals_asked_total',
-      help: 'Changes the person was asked to approve, by tool and how they were asked (elicitation, url_elicitation, link).',
-      labelNames: ['tool', 'channel'],
-      registers,
-    })
-    this.#approvalsDecided = new Counter({
-      name: 'countersign_approvals_decided_total',
-      help: 'Approvals decided (approved, declined) or run out (expired), by tool.',
-      labelNames: ['tool', 'decision'],
-      registers,
-    })
-    this.#tokensIssued = new Counter({
-      name: 'countersign_oauth_access_tokens_issued_total',
-      help: 'Access tokens issued by the token endpoint, by grant type (refresh_token: a refresh).',
-      labelNames: ['grant_type'],
-      registers,
-    })
-    this.#tokenErrors = new Counter({
-      name: 'countersign_oauth_token_errors_total',
-      help: 'Requests the token endpoint refused, by OAuth error code.',
-      labelNames: ['error'],
-      registers,
-    })
-    this.#grantsRevoked = new Counter({
-      name: 'countersign_oauth_grants_revoked_total',
-      help: 'Grants revoked by the authorization server: by the client (revocation) or after a code or refresh token was used twice (replay).',
-      labelNames: ['by'],
-      registers,
-    })
-    this.#clientsRegistered = new Counter({
-      name: 'countersign_oauth_clients_registered_total',
-      help: 'Clients registered through dynamic client registration.',
-      registers,
-    })
-    this.#rateLimited = new Counter({
-      name: 'countersign_rate_limited_total',
-      help: "Requests refused by the connector's own rate limits, by limit (registration, token, tool_call).",
-      labelNames: ['limit'],
-      registers,
-    })
-
-    this.#quotaRefusals = new Counter({
-      name: 'countersign_quota_share_refusals_total',
-      help: "Tool calls refused before anything was sent: the person was beyond their fair share of a provider project's daily quota, and the project had no room left. By quota.",
-      labelNames: ['quota'],
-      registers,
+      }
     })
     const quotas = this.#quotas
-    const standing = (name: string, help: string, read: (quota: QuotaStanding) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['quota'],
-        registers,
-        collect() {
-          for (const watch of quotas)
-            for (const quota of watch()) this.set({ quota: quotaLabel(quota.quota) }, read(quota))
-        },
+    const standing = (declared: MetricDeclaration, read: (quota: QuotaStanding) => number) =>
+      gaugeOf(declared, registry, function () {
+        for (const watch of quotas)
+          for (const quota of watch()) this.set({ quota: quotaLabel(quota.quota) }, read(quota))
       })
-    standing(
-      'countersign_quota_limit',
-      "A provider project's daily quota, as the operator states it (QUOTA_*), by quota.",
-      (quota) => quota.limit,
-    )
-    standing(
-      'countersign_quota_spent',
-      "What the project has spent today (Pacific) of each daily quota, everyone's, as this replica last read it.",
-      (quota) => quota.spent,
-    )
-    standing(
-      'countersign_quota_people',
-      'People holding a grant of the service a quota is shared among.',
-      (quota) => quota.people,
-    )
-    standing(
-      'countersign_quota_share',
-      "Each person's fair share of a quota today: the quota divided by the people.",
-      (quota) => quota.share,
-    )
-    this.#storeStatements = new Counter({
-      name: 'countersign_store_statements_total',
-      help: 'Statements sent to PostgreSQL: queries on the pool or on a pooled client, BEGIN and COMMIT included (0 on SQLite).',
-      registers,
-    })
-    this.#storeAway = new Counter({
-      name: 'countersign_store_unreachable_total',
-      help: 'Requests answered 503 because the database could not be reached, by where they came (mcp, oauth, page).',
-      labelNames: ['surface'],
-      registers,
-    })
-    this.#storeConnectionErrors = new Counter({
-      name: 'countersign_store_connection_errors_total',
-      help: 'Database connections that failed or were ended by the server (pooled or listening); each is replaced.',
-      registers,
-    })
-    this.#storeUp = new Gauge({
-      name: 'countersign_store_up',
-      help: '1 when the last readiness check reached the database, else 0.',
-      registers,
-    })
-    this.#storeUp.set(1)
-    for (const surface of STORE_AWAY_SURFACES) this.#storeAway.inc({ surface }, 0)
+    standing(METRICS.quotaLimit, (quota) => quota.limit)
+    standing(METRICS.quotaSpent, (quota) => quota.spent)
+    standing(METRICS.quotaPeople, (quota) => quota.people)
+    standing(METRICS.quotaShare, (quota) => quota.share)
 
+    this.#storeUp.set(1)
     // Known from the start: every series of a small fixed set is there at 0.
+    for (const surface of STORE_AWAY_SURFACES) this.#storeAway.inc({ surface }, 0)
     for (const quota of QUOTA_LABELS) this.#quotaRefusals.inc({ quota }, 0)
     for (const limit of RATE_LIMIT_NAMES) this.#rateLimited.inc({ limit }, 0)
     for (const grant_type of GRANT_TYPES) this.#tokensIssued.inc({ grant_type }, 0)
@@ -396,19 +231,17 @@ export class Metrics {
     this.#approvalsAsked.inc({ tool: this.#tool(tool), channel })
   }
 
-  /** `tool` as the approval was stored: a name that is not a registered tool counts as `other`. */
+  /** `tool` as the approval was stored: a name that is not a served tool counts as `other`. */
   approvalDecided(tool: string, decision: ApprovalDecision): void {
     this.#approvalsDecided.inc({ tool: this.#tool(tool), decision })
   }
 
-  /** A token endpoint success; `grantType` as the request named it. */
-  tokenIssued(grantType: unknown): void {
-    this.#tokensIssued.inc({ grant_type: oneOf(GRANT_TYPES, grantType) })
+  tokenIssued(grantType: GrantType): void {
+    this.#tokensIssued.inc({ grant_type: grantType })
   }
 
-  /** A token endpoint refusal; `error` as the OAuth error code. */
-  tokenRefused(error: unknown): void {
-    this.#tokenErrors.inc({ error: oneOf(TOKEN_ERRORS, error) })
+  tokenRefused(error: TokenError): void {
+    this.#tokenErrors.inc({ error })
   }
 
   grantRevoked(by: GrantRevocation): void {
@@ -453,7 +286,7 @@ export class Metrics {
     this.#storeConnectionErrors.inc()
   }
 
-  /** What the last readiness check found. */
+  /** What the last readiness check, or a request that met the database away, found. */
   storeReachable(up: boolean): void {
     this.#storeUp.set(up ? 1 : 0)
   }

@@ -1,12 +1,16 @@
-import { Counter, type Registry } from 'prom-client'
+import type { Counter, Registry } from 'prom-client'
+import type { StepMeter, StepReading } from '../mcp/steps/compose.js'
+import { counterOf } from './built.js'
+import { METRICS } from './declared.js'
 
 /**
  * What each step of a tool call costs (METRICS_TOOL_STEPS=1; docs/operations.md, "Metrics"): its
  * own CPU time and the PostgreSQL statements it sent, without the steps it handed on to. Read
  * at concurrency 1 they are each step's; under load, the CPU time of calls running meanwhile is
  * spread over the steps that awaited. Off by default: a step then reads the CPU clock twice.
+ * The MCP layer takes the readings around each step (packages/connector/src/mcp/steps/compose.ts).
  */
-export class StepCosts {
+export class StepCosts implements StepMeter {
   readonly #cpu: Counter<'step'>
   readonly #mainThread: Counter<'step'> | undefined
   readonly #statements: Counter<'step'>
@@ -17,35 +21,12 @@ export class StepCosts {
     /** The statements sent so far by this process: the store counts each. */
     readonly statementsSent: () => number,
   ) {
-    const registers = [registry]
-    this.#cpu = new Counter({
-      name: 'countersign_tool_step_cpu_seconds_total',
-      help: 'CPU time of each step of the tool calls, its own, without the steps after it (METRICS_TOOL_STEPS=1).',
-      labelNames: ['step'],
-      registers,
-    })
+    this.#cpu = counterOf(METRICS.stepCpu, registry)
     // Where the runtime has it (Node 24): the main thread's part, so that what the collector and
     // the compiler do on their threads while a step awaits is told from the step's own work.
-    this.#mainThread = threadCpuUsage
-      ? new Counter({
-          name: 'countersign_tool_step_main_thread_cpu_seconds_total',
-          help: 'The main thread’s part of each step’s CPU time (Node 24; METRICS_TOOL_STEPS=1). It moves by scheduler ticks: read it over many calls.',
-          labelNames: ['step'],
-          registers,
-        })
-      : undefined
-    this.#statements = new Counter({
-      name: 'countersign_tool_step_statements_total',
-      help: 'Statements each step of the tool calls sent to PostgreSQL, its own (METRICS_TOOL_STEPS=1).',
-      labelNames: ['step'],
-      registers,
-    })
-    this.#runs = new Counter({
-      name: 'countersign_tool_step_runs_total',
-      help: 'Times each step of the tool calls ran (METRICS_TOOL_STEPS=1).',
-      labelNames: ['step'],
-      registers,
-    })
+    this.#mainThread = threadCpuUsage ? counterOf(METRICS.stepMainThread, registry) : undefined
+    this.#statements = counterOf(METRICS.stepStatements, registry)
+    this.#runs = counterOf(METRICS.stepRuns, registry)
   }
 
   /** A reading to subtract from a later one. */
@@ -78,16 +59,3 @@ const cpuUsage = () => process.cpuUsage()
 const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.bind(
   process,
 )
-
-export interface StepReading {
-  cpuMicros: number
-  /** 0 where the runtime cannot tell the main thread's time. */
-  mainThreadMicros: number
-  statements: number
-}
-
-export const between = (from: StepReading, to: StepReading): StepReading => ({
-  cpuMicros: to.cpuMicros - from.cpuMicros,
-  mainThreadMicros: to.mainThreadMicros - from.mainThreadMicros,
-  statements: to.statements - from.statements,
-})

@@ -1,12 +1,11 @@
+import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import type { QuotaSettings, ServiceName, SharedQuotaName } from '../config/config.js'
-import type { QuotaStanding } from '../metrics/metrics.js'
 import { CountBuffer } from '../store/count-buffer.js'
 import { keyedDigests } from '../store/keyed-digests.js'
 import { daysBefore, pacificDay, type PacificDay } from './pacific-day.js'
 import type { DaySummary, QuotaUse } from './quota-use.js'
-import { quotaLabel } from '../metrics/labels.js'
-import { SHARED_QUOTAS } from './shared-quotas.js'
+import { quotaLabel, SHARED_QUOTAS } from './shared-quotas.js'
 
 /**
  * Fair shares of the provider project's daily quotas (docs/operations.md, "Fair shares of the
@@ -67,6 +66,26 @@ export interface ShareRefusal {
 
 export type ShareVerdict = { allowed: true } | { allowed: false; refusal: ShareRefusal }
 
+/**
+ * What fair shares tell, for whoever counts them (packages/connector/src/metrics listens): each
+ * call refused beyond a share. How the quotas stand is read when asked (`standings`).
+ */
+export interface FairShareEvents {
+  refused: [quota: SharedQuotaName]
+}
+
+/** How one shared quota stands, as a replica last read it. */
+export interface QuotaStanding {
+  quota: SharedQuotaName
+  limit: number
+  /** Today's use, the project's. */
+  spent: number
+  /** People holding a grant of its service. */
+  people: number
+  /** Each one's share. */
+  share: number
+}
+
 /** How often counts are added to the shared table. */
 const FLUSH_MS = 1_000
 /** A person's total read longer ago than this is read again, in the background, near their share. */
@@ -112,6 +131,8 @@ class QuotaDay {
 }
 
 export class FairShares {
+  /** Each call refused beyond a share, told as it is refused. */
+  readonly events = new EventEmitter<FairShareEvents>()
   readonly #deps: FairSharesDeps
   readonly #now: () => number
   readonly #days = new Map<SharedQuotaName, QuotaDay>()
@@ -127,7 +148,7 @@ export class FairShares {
     this.#digest = keyedDigests(deps.keySecret)
   }
 
-  /** Whether `account` may make a call that spends `quota` now. Counts nothing. */
+  /** Whether `account` may make a call that spends `quota` now. Spends nothing; tells a refusal. */
   async admit(quota: SharedQuotaName, account: string): Promise<ShareVerdict> {
     const now = this.#now()
     const today = this.#today(quota, now)
@@ -164,6 +185,7 @@ export class FairShares {
       people,
       renewsAt: today.day.endsAt,
     }
+    this.events.emit('refused', quota)
     return { allowed: false, refusal }
   }
 

@@ -28,6 +28,10 @@ export const SHARED_QUOTAS: Readonly<Record<SharedQuotaName, SharedQuota>> = {
 
 const NAMES = Object.keys(SHARED_QUOTAS) as SharedQuotaName[]
 
+/** A quota as a label of the metrics and a field of the log: `tasks_queries_per_day`, ... */
+export const quotaLabel = (name: SharedQuotaName) =>
+  name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+
 /** The quota a call of `tool` spends, or undefined when none is shared out. */
 export function quotaOf(service: ServiceName, tool: string): SharedQuotaName | undefined {
   const ofService = NAMES.filter((name) => SHARED_QUOTAS[name].service === service)

@@ -20,6 +20,13 @@
  * answer not understood: nothing erased; `retryAfterSeconds` when the provider said).
  */
 export { Upstream, type UpstreamDeps } from './upstream.js'
+export {
+  REFRESH_OUTCOME_MEANINGS,
+  REFRESH_REASON_MEANINGS,
+  type UpstreamEvents,
+  type UpstreamRefreshOutcome,
+  type UpstreamRefreshReason,
+} from './refresh-events.js'
 export { CALLBACK_PATH, redirectUriOf } from './redirect-uri.js'
 export { OAuthClient, ProviderRefusal } from './oauth-client.js'
 export type { CompletedAuthorization } from './authorization.js'

@@ -1,12 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import type { UpstreamRefreshOutcome } from '../metrics/labels.js'
-import type { Metrics } from '../metrics/metrics.js'
 import type { TestingMode } from '../services/profiles/index.js'
 import type { SealedCredential, UpstreamCredentials } from '../vault/credentials.js'
 import { CredentialRevokedError, UpstreamUnavailableError } from './errors.js'
 import { ProviderRefusal, type OAuthClient } from './oauth-client.js'
 import { OpenedAccessTokens } from './opened-access-tokens.js'
+import type {
+  UpstreamEvents,
+  UpstreamRefreshOutcome,
+  UpstreamRefreshReason,
+} from './refresh-events.js'
 import type { StoredTokenSet, StoredTokenSets } from './stored-token-set.js'
 import { leaseHeld, needsRefresh, tokenSetFrom, withoutLease, type TokenSet } from './token-set.js'
 
@@ -46,13 +50,13 @@ export interface RefresherDeps {
   /** For a credential the provider still refreshes but then refuses: end it there too. */
   revokeAndErase: (credentialId: string) => Promise<void>
   now?: () => number
-  /** Where each renewal at the provider is counted, by reason and outcome (src/metrics). */
-  metrics?: Metrics
+  /** Where each renewal at the provider is told, by reason and outcome (refresh-events.ts). */
+  events?: EventEmitter<UpstreamEvents>
   /** What the provider does to an app in testing (the profile's): its connections run out. */
   testingMode?: TestingMode
 }
 
-type Reason = 'expiry' | 'rejected'
+type Reason = UpstreamRefreshReason
 
 export class TokenRefresher {
   readonly #flights = new Map<string, Promise<TokenSet>>()
@@ -137,7 +141,7 @@ export class TokenRefresher {
           { credentialId },
           'upstream credential ran out (no refresh token): erased',
         )
-        this.#deps.metrics?.upstreamRefresh(reason, 'revoked')
+        this.#deps.events?.emit('refresh', reason, 'revoked')
         throw new CredentialRevokedError(credentialId)
       }
       const claimed = await this.#deps.tokenSets.replace(stored, {
@@ -146,20 +150,20 @@ export class TokenRefresher {
       })
       // Changed since it was read (another replica's lease or result, or an erase): look again.
       if (!claimed) continue
-      return this.#counted(reason, this.#refreshClaimed(claimed, set.refresh_token, reason))
+      return this.#told(reason, this.#refreshClaimed(claimed, set.refresh_token, reason))
     }
   }
 
-  /** Counts how a renewal at the provider ended. */
-  async #counted(reason: Reason, refresh: Promise<TokenSet>): Promise<TokenSet> {
-    const { metrics } = this.#deps
-    if (!metrics) return refresh
+  /** Tells how a renewal at the provider ended. */
+  async #told(reason: Reason, refresh: Promise<TokenSet>): Promise<TokenSet> {
+    const { events } = this.#deps
+    if (!events) return refresh
     try {
       const fresh = await refresh
-      metrics.upstreamRefresh(reason, 'ok')
+      events.emit('refresh', reason, 'ok')
       return fresh
     } catch (error) {
-      metrics.upstreamRefresh(reason, refreshOutcome(error))
+      events.emit('refresh', reason, refreshOutcome(error))
       throw error
     }
   }

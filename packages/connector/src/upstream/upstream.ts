@@ -1,6 +1,6 @@
+import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import type { UpstreamConfig } from '../config/config.js'
-import type { Metrics } from '../metrics/metrics.js'
 import type { ServiceName } from '../services/catalog.js'
 import { PROFILES } from '../services/profiles/index.js'
 import type { Store } from '../store/open.js'
@@ -14,6 +14,7 @@ import {
 } from './authorization.js'
 import { DEFAULT_DEADLINE_MS, OAuthClient } from './oauth-client.js'
 import { PendingAuthorizations, type CallbackKind } from './pending.js'
+import type { UpstreamEvents } from './refresh-events.js'
 import { TokenRefresher } from './refresh.js'
 import { revokeAndErase, type DisconnectDeps } from './revocation.js'
 import { beginSignIn, completeSignIn, type CompletedSignIn } from './sign-in.js'
@@ -30,20 +31,20 @@ export interface UpstreamDeps {
   fetch?: typeof fetch
   /** How long any one call to the provider may take; 10 s unless told. */
   deadlineMs?: number
-  /** Where token renewals are counted (src/metrics). */
-  metrics?: Metrics
 }
 
 /** The connector as an OAuth client of the provider, and the life of its upstream credentials. */
 export class Upstream {
   /** `${publicUrl}/upstream/callback`: the connector's redirect URI at the provider. */
   readonly redirectUri: string
+  /** Each renewal of an upstream token, told as it ends (refresh-events.ts). */
+  readonly events = new EventEmitter<UpstreamEvents>()
   readonly #pending: PendingAuthorizations
   readonly #authorization: AuthorizationDeps
   readonly #disconnect: DisconnectDeps
   readonly #refresher: TokenRefresher
 
-  constructor({ config, publicUrl, store, vault, log, fetch, deadlineMs, metrics }: UpstreamDeps) {
+  constructor({ config, publicUrl, store, vault, log, fetch, deadlineMs }: UpstreamDeps) {
     this.redirectUri = redirectUriOf(publicUrl)
     const deadline = deadlineMs ?? DEFAULT_DEADLINE_MS
     const client = new OAuthClient({
@@ -74,7 +75,7 @@ export class Upstream {
       log: upstreamLog,
       deadlineMs: deadline,
       revokeAndErase: (id) => this.revokeAndErase(id),
-      metrics,
+      events: this.events,
       testingMode,
     })
   }

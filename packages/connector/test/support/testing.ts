@@ -104,6 +104,8 @@ export { DEFAULT_RATE_LIMITS } from '../../src/config/config.js'
 export { RATE_LIMIT_TABLE } from '../../src/store/rate-limits.js'
 export { OAUTH_BODY_BYTES } from '../../src/auth/oauth-bodies.js'
 export { TOOL_CALL_STEPS } from '../../src/mcp/steps/order.js'
+export { METRICS } from '../../src/metrics/declared.js'
+export { Metrics } from '../../src/metrics/metrics.js'
 
 // What the connector keeps at rest and writes to its log, read as the connector reads them.
 export { openStore } from '../../src/store/open.js'

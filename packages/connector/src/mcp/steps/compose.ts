@@ -1,4 +1,3 @@
-import { between, type StepCosts, type StepReading } from '../../metrics/step-costs.js'
 import type { Ended, Step, ToolCall } from './context.js'
 
 /**
@@ -9,7 +8,7 @@ import type { Ended, Step, ToolCall } from './context.js'
  */
 export function compose(
   steps: readonly Step[],
-  costs?: StepCosts,
+  costs?: StepMeter,
 ): (call: ToolCall) => Promise<Ended> {
   const run = (call: ToolCall, index: number): Promise<Ended> => {
     const step = steps[index]
@@ -20,8 +19,32 @@ export function compose(
   return (call) => run(call, 0)
 }
 
+/**
+ * What measures each step's own costs when asked (METRICS_TOOL_STEPS=1): readings taken around
+ * each step, and what a step used itself, told to it (packages/connector/src/metrics/step-costs.ts
+ * reads the clocks and counts them).
+ */
+export interface StepMeter {
+  /** A reading to subtract from a later one. */
+  read(): StepReading
+  add(step: string, own: StepReading): void
+}
+
+export interface StepReading {
+  cpuMicros: number
+  /** 0 where the runtime cannot tell the main thread's time. */
+  mainThreadMicros: number
+  statements: number
+}
+
+const between = (from: StepReading, to: StepReading): StepReading => ({
+  cpuMicros: to.cpuMicros - from.cpuMicros,
+  mainThreadMicros: to.mainThreadMicros - from.mainThreadMicros,
+  statements: to.statements - from.statements,
+})
+
 async function measured(
-  costs: StepCosts,
+  costs: StepMeter,
   step: Step,
   call: ToolCall,
   next: () => Promise<Ended>,

@@ -1,8 +1,6 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server'
 import type { Logger } from 'pino'
 import type { AuditTrail } from '../../approval/audit.js'
-import type { ToolOutcome } from '../../metrics/labels.js'
-import type { Metrics, ToolCallMetrics } from '../../metrics/metrics.js'
 import type { FairShares } from '../../quotas/fair-shares.js'
 import type { ToolDefinition } from '../../services/definition.js'
 import type { ProviderProfile } from '../../services/profiles/index.js'
@@ -12,6 +10,7 @@ import type { ApprovalStep } from '../approval.js'
 import type { ClientAsking } from '../asking.js'
 import type { CallWaiting } from '../device-wait.js'
 import type { CallShape } from '../call.js'
+import type { ToolOutcome } from '../events.js'
 import type { ToolGrant } from '../grant-access.js'
 import type { GrantNames } from '../grant-names.js'
 
@@ -25,8 +24,6 @@ import type { GrantNames } from '../grant-names.js'
 export interface ServedTool {
   definition: ToolDefinition
   shape: CallShape
-  /** Where each of its calls is counted, bound at startup. */
-  metrics: ToolCallMetrics
   /**
    * Whether the provider's answer is what the tool reads: the `outputSchema` it is listed with,
    * or the answer its result is built from (compiled at startup).
@@ -43,7 +40,7 @@ export interface ToolCaller {
   waiting?: () => CallWaiting
 }
 
-/** What a call ended in: its result, and how it is counted (metrics/labels.ts). */
+/** What a call ended in: its result, and its outcome (events.ts says each). */
 export interface Ended {
   outcome: ToolOutcome
   result: CallToolResult | InputRequiredResult
@@ -58,7 +55,6 @@ export interface ToolCallParts {
   audit: Pick<AuditTrail, 'record'> | undefined
   callLimit: RateLimiter | undefined
   shares: Pick<FairShares, 'admit'> | undefined
-  metrics: Metrics
   connectionsUrl: string
   names: GrantNames
 }

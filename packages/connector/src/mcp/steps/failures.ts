@@ -1,6 +1,5 @@
-import type { ToolOutcome } from '../../metrics/labels.js'
 import { isStoreUnreachable } from '../../store/unreachable.js'
-import { UpstreamApiError, type UpstreamApiErrorKind } from '../../upstream/index.js'
+import { UPSTREAM_FAILURES, UpstreamApiError } from '../../upstream/index.js'
 import { changedSinceApproval } from '../approval-words.js'
 import { GrantRevokedError } from '../grant-access.js'
 import { grantFailure, internalFailure, upstreamFailure } from '../results.js'
@@ -39,7 +38,8 @@ async function failed(call: ToolCall, error: unknown): Promise<Ended> {
   if (error instanceof UpstreamApiError) {
     if (approved && error.status === 412) return toolError(changedSinceApproval(definition.name))
     return {
-      outcome: UPSTREAM_OUTCOMES[error.kind],
+      // What the model can act on is a tool error; the rest is the provider's (failure-kinds.ts).
+      outcome: UPSTREAM_FAILURES[error.kind].modelCanAct ? 'tool_error' : 'upstream_error',
       result: upstreamFailure(error, tool.shape.pathParams),
     }
   }
@@ -53,21 +53,3 @@ async function failed(call: ToolCall, error: unknown): Promise<Ended> {
 }
 
 const statusOf = (error: unknown) => (error instanceof UpstreamApiError ? error.status : undefined)
-
-/**
- * A provider's refusal the model can act on (change the arguments, read again) is a tool error;
- * the provider failing (busy, down, lost, not understood) is an upstream error.
- */
-const UPSTREAM_OUTCOMES: Record<UpstreamApiErrorKind, ToolOutcome> = {
-  invalid: 'tool_error',
-  failed_precondition: 'tool_error',
-  not_found: 'tool_error',
-  permission: 'tool_error',
-  conflict: 'tool_error',
-  rate_limited: 'upstream_error',
-  quota_exhausted: 'upstream_error',
-  api_disabled: 'upstream_error',
-  unavailable: 'upstream_error',
-  outcome_unknown: 'upstream_error',
-  malformed: 'upstream_error',
-}

@@ -8,7 +8,7 @@ import type { Step } from './context.js'
 export const withinLimits: Step = {
   name: 'limits',
   async run(call, next) {
-    const { callLimit, shares, metrics } = call.parts
+    const { callLimit, shares } = call.parts
     const grant = call.need('grant')
     if (callLimit) {
       const verdict = await callLimit.take(grant.link.grantId)
@@ -22,10 +22,7 @@ export const withinLimits: Step = {
     if (shares && quota && grant.person !== undefined) {
       // Beyond the person's share, with no room left in the project's day.
       const verdict = await shares.admit(quota, grant.person)
-      if (!verdict.allowed) {
-        metrics.quotaShareRefused(quota)
-        return { outcome: 'over_share', result: shareSpent(verdict.refusal) }
-      }
+      if (!verdict.allowed) return { outcome: 'over_share', result: shareSpent(verdict.refusal) }
     }
     return next()
   },

@@ -1,12 +1,17 @@
+import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import { Agent, type Dispatcher } from 'undici'
-import type { CircuitStateName, UpstreamNoAnswer, UpstreamStatus } from '../../metrics/labels.js'
-import { Metrics, type UpstreamCallMetrics } from '../../metrics/metrics.js'
 import type { ApiName, SharedQuotaName } from '../../config/config.js'
 import { SERVICE_NAMES, type ServiceName } from '../../services/catalog.js'
 import { attempt, AttemptFailure, TokenRejected, type ApiResult, type Exchange } from './attempt.js'
+import type { UpstreamApiEvents, UpstreamNoAnswer, UpstreamStatus } from './call-events.js'
 import { circuitOpen, noAnswerInTime, UpstreamApiError } from './errors.js'
-import { CallsPaused, ProviderPolicy, type BreakerOptions } from './policy.js'
+import {
+  CallsPaused,
+  ProviderPolicy,
+  type BreakerOptions,
+  type CircuitStateName,
+} from './policy.js'
 import { RequestTargets, type ApiBases, type QueryValue } from './request.js'
 
 /**
@@ -19,6 +24,7 @@ import { RequestTargets, type ApiBases, type QueryValue } from './request.js'
  * when the provider is down for everyone, never for one person's trouble (policy.ts); and the
  * provider's error shape mapped to an UpstreamApiError whose `kind` the tool layer acts on.
  * Whatever the grant throws (CredentialRevokedError, UpstreamUnavailableError) passes untouched.
+ * Each call's end is told on `events` (call-events.ts), for src/metrics to count.
  *
  * Connections: an undici Agent keeps them alive and pools them per origin; `close()` ends them.
  */
@@ -26,7 +32,7 @@ import { RequestTargets, type ApiBases, type QueryValue } from './request.js'
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface ApiCall {
-  /** Picks the base URL, and names the call in metrics. */
+  /** Picks the base URL, and names the call in what is told of it (call-events.ts). */
   service: ServiceName
   /** The provider project's daily quota it spends, when one is shared out (src/quotas). */
   quota?: SharedQuotaName
@@ -68,8 +74,6 @@ export interface UpstreamApiDeps {
   /** Sends the requests: a kept-alive undici Agent unless told (tests wrap one). */
   dispatcher?: Dispatcher
   breaker?: BreakerOptions
-  /** Where each call is counted (src/metrics); a registry of its own unless told. */
-  metrics?: Metrics
   /**
    * Hears of every call that sent requests, with how many it sent (retries and the try after a
    * 401 included): the provider counts each against its quotas, and so does src/quotas.
@@ -80,14 +84,15 @@ export interface UpstreamApiDeps {
 export const DEFAULT_API_DEADLINE_MS = 10_000
 
 export class UpstreamApi {
+  /** Each call's end, told as it happens (call-events.ts). */
+  readonly events = new EventEmitter<UpstreamApiEvents>()
+  /** The services it has a base URL for. */
+  readonly services: readonly ServiceName[]
   readonly #targets: RequestTargets
   readonly #policies: Partial<Record<ApiName, ProviderPolicy>>
-  /** The services it has a base URL for. */
-  readonly #services: readonly ServiceName[]
   readonly #log: Logger
   readonly #deadlineMs: number
   readonly #dispatcher: Dispatcher
-  readonly #metrics: Record<ServiceName, UpstreamCallMetrics>
   readonly #onSent: UpstreamApiDeps['onSent']
   readonly #consoleHosts: readonly string[]
 
@@ -99,13 +104,12 @@ export class UpstreamApi {
     deadlineMs,
     dispatcher,
     breaker,
-    metrics,
     onSent,
   }: UpstreamApiDeps) {
     this.#onSent = onSent
     this.#consoleHosts = consoleHosts ?? []
     this.#targets = new RequestTargets(apiBase, systemQuery)
-    this.#services = SERVICE_NAMES.filter((service) => service in apiBase)
+    this.services = SERVICE_NAMES.filter((service) => service in apiBase)
     this.#log = log.child({ component: 'upstream-api' })
     this.#deadlineMs = deadlineMs ?? DEFAULT_API_DEADLINE_MS
     this.#dispatcher = dispatcher ?? new Agent()
@@ -132,19 +136,12 @@ export class UpstreamApi {
       policies[api] = policy
     }
     this.#policies = policies
-    const counted = metrics ?? new Metrics()
-    const bound = {} as Record<ServiceName, UpstreamCallMetrics>
-    for (const service of this.#services) bound[service] = counted.upstreamCalls(service)
-    this.#metrics = bound
-    counted.watchCircuits(
-      () => Object.entries(this.circuitStates()) as [ServiceName, CircuitStateName][],
-    )
   }
 
   /** The state of the breaker in front of each service's provider origin. */
   circuitStates(): Record<ServiceName, CircuitStateName> {
     const states = {} as Record<ServiceName, CircuitStateName>
-    for (const service of this.#services) states[service] = this.#policies[service]!.state
+    for (const service of this.services) states[service] = this.#policies[service]!.state
     return states
   }
 
@@ -212,14 +209,22 @@ export class UpstreamApi {
           )
         }
       }
-      this.#metrics[call.service]!.record(run.status, run.attempts, run.retries, started)
+      this.events.emit(
+        'call',
+        call.service,
+        run.status,
+        run.attempts,
+        run.retries,
+        started,
+        undefined,
+      )
       if (this.#log.isLevelEnabled('debug')) this.#logCall(call, run, started, undefined)
       return result
     } catch (error) {
       const failure = translate(error)
       const kind = failure instanceof UpstreamApiError ? failure.kind : undefined
-      const metrics = this.#metrics[call.service]!
-      metrics.record(statusOf(run, error), run.attempts, run.retries, started, kind)
+      const status = statusOf(run, error)
+      this.events.emit('call', call.service, status, run.attempts, run.retries, started, kind)
       this.#logCall(call, run, started, failure)
       throw failure
     } finally {
@@ -319,7 +324,7 @@ interface Run {
   last: AttemptFailure | undefined
 }
 
-/** What a failed call is counted as: its last answer's status, or why it had none. */
+/** A failed call's status: its last answer's, or why it had none. */
 function statusOf(run: Run, error: unknown): UpstreamStatus {
   if (error instanceof CallsPaused) return 'circuit_open'
   if (run.attempts === 0) return run.lost ?? noAnswer(error)

@@ -1,4 +1,4 @@
-import type { UpstreamFailureKind } from '../../metrics/labels.js'
+import type { UpstreamFailureKind } from './failure-kinds.js'
 
 /**
  * What a call to the provider's API can end in, other than a result, and how the provider's answers
@@ -12,11 +12,7 @@ import type { UpstreamFailureKind } from '../../metrics/labels.js'
  * provider's words about its own setup (disabledApiOf).
  */
 
-/**
- * The kinds of failure (metrics/labels.ts says each one). 412 (If-Match) and 409 are `conflict`:
- * the resource changed since it was read; `outcome_unknown` is a change that was sent without an
- * answer coming back: it may or may not have been carried out.
- */
+/** The kinds of failure: failure-kinds.ts says what each one means. */
 export type UpstreamApiErrorKind = UpstreamFailureKind
 
 export interface UpstreamApiErrorDetails {

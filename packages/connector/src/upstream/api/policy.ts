@@ -11,7 +11,6 @@ import {
   type IRetryBackoffContext,
   type RetryPolicy,
 } from 'cockatiel'
-import type { CircuitStateName } from '../../metrics/labels.js'
 import { AttemptFailure, TokenRejected } from './attempt.js'
 import { OutageEvidence } from './outage-evidence.js'
 
@@ -137,6 +136,10 @@ const isProviderFault = (error: unknown) => error instanceof AttemptFailure && e
 /** The provider answered, whatever it said (a 4xx, a 401, an answer not understood). */
 const isAnswer = (error: unknown) =>
   (error instanceof AttemptFailure && !error.providerFault) || error instanceof TokenRejected
+
+/** The states of a circuit breaker, by cockatiel's names. */
+export const CIRCUIT_STATES = ['closed', 'open', 'half_open', 'isolated'] as const
+export type CircuitStateName = (typeof CIRCUIT_STATES)[number]
 
 const CIRCUIT_STATE_NAMES: Record<CircuitState, CircuitStateName> = {
   [CircuitState.Closed]: 'closed',

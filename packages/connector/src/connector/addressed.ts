@@ -13,19 +13,18 @@ import type { FrontDoor } from './front-doors.js'
  */
 export function misaddressedAnswers(
   publicUrl: URL,
-): (req: IncomingMessage, res: ServerResponse, path: string, door?: FrontDoor) => boolean {
+): (req: IncomingMessage, res: ServerResponse, door?: FrontDoor) => boolean {
   if (!isLoopbackHostname(publicUrl.hostname)) return () => false
   // Nearly every request names the public host as it is written: no parsing for those.
-  return (req, res, path, door) =>
+  return (req, res, door) =>
     req.headers.host !== publicUrl.host &&
     door?.caller !== 'probe' &&
-    answerMisaddressed(req, res, path, publicUrl, door)
+    answerMisaddressed(req, res, publicUrl, door)
 }
 
 function answerMisaddressed(
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
   publicUrl: URL,
   door: FrontDoor | undefined,
 ): boolean {

@@ -4,6 +4,7 @@ import { ACTIVITY_PATH } from '../pages/activity-page.js'
 import { APP_FILES_CACHE, ICONS_PATH, MANIFEST_PATH } from '../pages/app-manifest.js'
 import { APPROVALS_PATH } from '../pages/approvals-page.js'
 import { CONNECTIONS_PATH } from '../pages/connections-page.js'
+import { PAGE_HEADERS } from '../pages/page.js'
 import { PUSH_SCRIPT_PATH, SCRIPTS_CACHE, SERVICE_WORKER_PATH } from '../pages/push-scripts.js'
 import { SERVICE_NAMES } from '../services/catalog.js'
 import { CALLBACK_PATH } from '../upstream/redirect-uri.js'
@@ -97,7 +98,7 @@ export const FRONT_DOORS: readonly FrontDoor[] = [
     answeredBy: 'connector',
     caller: 'page',
     cors: 'none',
-    cache: 'no-store',
+    cache: PAGE_HEADERS['Cache-Control'],
   },
   {
     what: "the pages' app manifest and icons",

@@ -528,7 +528,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
     }
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
     const door = doorOf(path)
-    if (misaddressed(req, res, path, door)) return
+    if (misaddressed(req, res, door)) return
 
     if (door?.answeredBy === 'authorization server') {
       if (door.cors === 'any origin' && bearerCorsOnNode(req, res)) return

@@ -1,11 +1,9 @@
-import type { Provider } from 'oidc-provider'
-import type { Logger } from 'pino'
-import { ClientDirectory } from '../auth/clients.js'
-import type { Coverage, CoverageSeal } from '../auth/coverage.js'
-import type { GrantLink, Grants } from '../auth/grants.js'
+import type { Coverage } from '../auth/coverage.js'
+import type { GrantLink } from '../auth/grants.js'
 import { resourceOf } from '../auth/resources.js'
 import type { ConnectionView } from '../pages/connections-page.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
+import type { AccountParts } from './account-parts.js'
 
 /**
  * A person's connections: the grants of the connector's authorization server that they gave,
@@ -19,25 +17,18 @@ export interface Connection extends Omit<ConnectionView, 'coverage'> {
   coverage: Coverage
 }
 
-export interface ConnectionsDeps {
-  publicUrl: string
-  provider: Provider
-  grants: Grants
-  coverage: CoverageSeal
-  log: Logger
-}
-
 export class Connections {
-  readonly #clients: ClientDirectory
-
-  constructor(private readonly deps: ConnectionsDeps) {
-    this.#clients = new ClientDirectory(deps.provider, deps.log)
-  }
+  constructor(
+    private readonly parts: Pick<
+      AccountParts,
+      'config' | 'provider' | 'grants' | 'coverage' | 'clients'
+    >,
+  ) {}
 
   /** Every connection of the person, oldest first. */
   async of(account: string): Promise<Connection[]> {
-    const clientOf = this.#clients.finder()
-    const links = await this.deps.grants.linksOfAccount(account)
+    const clientOf = this.parts.clients.finder()
+    const links = await this.parts.grants.linksOfAccount(account)
     return Promise.all(
       links.map(async (link) => {
         const client = await clientOf(link.clientId)
@@ -53,7 +44,7 @@ export class Connections {
           service: link.service,
           permissions: await this.permissionsOf(link.grantId, link.service),
           since: link.createdAt,
-          coverage: this.deps.coverage.open(link.grantId, link.coverage),
+          coverage: this.parts.coverage.open(link.grantId, link.coverage),
         }
       }),
     )
@@ -61,9 +52,9 @@ export class Connections {
 
   /** One of the person's grants, with what it covers; undefined if it is not theirs (or gone). */
   async one(account: string, grantId: string) {
-    const link = await this.deps.grants.linkOf(grantId)
+    const link = await this.parts.grants.linkOf(grantId)
     if (!link || link.account !== account) return undefined
-    return { ...link, coverage: this.deps.coverage.open(link.grantId, link.coverage) }
+    return { ...link, coverage: this.parts.coverage.open(link.grantId, link.coverage) }
   }
 
   /**
@@ -74,9 +65,9 @@ export class Connections {
     link: Pick<GrantLink, 'grantId'>,
     coverage: Coverage,
   ): Promise<'saved' | 'not found'> {
-    const saved = await this.deps.grants.cover(
+    const saved = await this.parts.grants.cover(
       link.grantId,
-      this.deps.coverage.seal(link.grantId, coverage),
+      this.parts.coverage.seal(link.grantId, coverage),
     )
     return saved ? 'saved' : 'not found'
   }
@@ -87,17 +78,17 @@ export class Connections {
    * alone: 'not found'.
    */
   async disconnect(account: string, grantId: string): Promise<'disconnected' | 'not found'> {
-    const link = await this.deps.grants.linkOf(grantId)
+    const link = await this.parts.grants.linkOf(grantId)
     if (!link || link.account !== account) return 'not found'
-    await this.deps.grants.end(grantId, 'disconnected by the person')
+    await this.parts.grants.end(grantId, 'disconnected by the person')
     return 'disconnected'
   }
 
   /** The scopes the grant holds at its service, described; the client's registration for the name. */
   private async permissionsOf(grantId: string, service: ServiceName): Promise<string[]> {
-    const grant = await this.deps.provider.Grant.find(grantId)
+    const grant = await this.parts.provider.Grant.find(grantId)
     const held = (
-      grant?.getResourceScopeEncountered(resourceOf(this.deps.publicUrl, service)) ?? ''
+      grant?.getResourceScopeEncountered(resourceOf(this.parts.config.publicUrl, service)) ?? ''
     )
       .split(' ')
       .filter(Boolean)

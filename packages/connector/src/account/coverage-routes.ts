@@ -38,19 +38,21 @@ export function coverageRoutes(app: Hono, page: AccountPage): void {
     const at = await coverageOf(c, page)
     if (at instanceof Response) return at
     const { session, link, clientName, read, form } = at
-    const { deps } = page
+    const { parts } = page
     const again = (message: string, state: ChoiceState, status: PageStatus = 400) =>
       coveragePage(c, { clientName, service: link.service, form: form(state) }, { message, status })
     // What this page drew of the person's items is all its form can name.
     const offered = offeredIds(read.offer)
-    const posted = await formFromOwnPage(c, deps.publicUrl, formBound('resource', offered))
+    const posted = await formFromOwnPage(c, parts.config.publicUrl, formBound('resource', offered))
     if (typeof posted === 'string')
       return again(
         FORM_PROBLEM_MESSAGE[posted],
         { access: 'chosen', chosen: new Set() },
         FORM_PROBLEM_STATUS[posted],
       )
-    if (!deps.formTokens.check(`coverage ${session.id} ${link.grantId}`, posted.get('csrf')))
+    if (
+      !parts.forms.connections.check(`coverage ${session.id} ${link.grantId}`, posted.get('csrf'))
+    )
       return page.refused(c, page.outOfDate)
     if (!posted.has('Save'))
       return again('Choose, then press Save.', { access: 'chosen', chosen: new Set() })
@@ -58,7 +60,7 @@ export function coverageRoutes(app: Hono, page: AccountPage): void {
     if ('problem' in chosen) return again(chosen.problem, chosen)
     if ((await page.connections.cover(link, chosen.coverage)) === 'not found')
       return page.refused(c, page.noSuchConnection, 404)
-    deps.log.info(
+    parts.log.info(
       { service: link.service, coverage: chosen.coverage.all ? 'all' : 'chosen' },
       'grant coverage changed',
     )
@@ -69,7 +71,7 @@ export function coverageRoutes(app: Hono, page: AccountPage): void {
 
 /** The signed-in person's grant of the URL, and what may be chosen for it; else the answer. */
 async function coverageOf(c: Context, page: AccountPage) {
-  const { deps, connections } = page
+  const { parts, connections } = page
   const session = await page.sessions.current(c)
   if (!session) return page.refused(c, page.signedOutNow, 403)
   const link = await connections.one(session.subject, c.req.param('grant') ?? '')
@@ -77,9 +79,9 @@ async function coverageOf(c: Context, page: AccountPage) {
   const clientName = (await connections.of(session.subject)).find(
     (one) => one.grantId === link.grantId,
   )!.clientName
-  const read = await deps.offers.read(link.service, link.credentialId, link.account)
+  const read = await parts.offers.read(link.service, link.credentialId, link.account)
   const form = (state: ChoiceState): ChoiceForm => {
-    const csrf = deps.formTokens.issue(`coverage ${session.id} ${link.grantId}`)
+    const csrf = parts.forms.connections.issue(`coverage ${session.id} ${link.grantId}`)
     const at = { service: link.service, path: coveragePath(link.grantId), csrf, read }
     return choiceFormAt(c, { ...at, buttons: ['Save'] }, state)
   }

@@ -17,18 +17,18 @@ import { devicesToken, type AccountPage } from './page-context.js'
  */
 
 export function deviceRoutes(app: Hono, page: AccountPage): void {
-  const push = page.deps.push
+  const push = page.parts.push
   if (!push) return
   const said = (c: Context, message: string, status: PageStatus = 400) =>
     c.json({ message }, status)
 
   app.post(DEVICES_PATH, async (c) => {
-    const form = await formOrRefusal(c, page.deps.publicUrl, said)
+    const form = await formOrRefusal(c, page.parts.config.publicUrl, said)
     if (form instanceof Response) return form
     const session = await page.sessions.current(c)
     if (!session)
       return said(c, 'You are not signed in any more. Reload the page and sign in.', 403)
-    if (!page.deps.formTokens.check(devicesToken(session), form.get('csrf')))
+    if (!page.parts.forms.connections.check(devicesToken(session), form.get('csrf')))
       return said(c, 'This page is out of date. Reload it and try again.', 403)
     let posted: unknown
     try {
@@ -43,7 +43,7 @@ export function deviceRoutes(app: Hono, page: AccountPage): void {
       checked.subscription,
       deviceLabel(c.req.header('user-agent')),
     )
-    page.deps.log.info('notifications turned on for a device')
+    page.parts.log.info('notifications turned on for a device')
     return said(
       c,
       'Notifications are on for this device. When an assistant asks to change something, it shows here.',
@@ -60,7 +60,7 @@ export function deviceRoutes(app: Hono, page: AccountPage): void {
     const removed = await push.devices.remove(session.subject, form.get('device') ?? '')
     if (!removed)
       return page.refused(c, 'That device does not show your notifications (any more).', 404)
-    page.deps.log.info('notifications turned off for a device')
+    page.parts.log.info('notifications turned off for a device')
     return page.signedIn(c, session, 'That device no longer shows your notifications.')
   })
 }

@@ -17,7 +17,7 @@ export function disconnectRoutes(app: Hono, page: AccountPage): void {
       ? await page.connections.disconnect(session.subject, grantId)
       : 'not found'
     if (outcome === 'not found') return page.refused(c, page.noSuchConnection, 404)
-    page.deps.log.info('assistant disconnected from the connections page')
+    page.parts.log.info('assistant disconnected from the connections page')
     return c.redirect(CONNECTIONS_PATH, 303)
   })
 }

@@ -5,8 +5,8 @@ import type { PageStatus } from '../pages/page.js'
 import { problemPage } from '../pages/problem-page.js'
 import type { NotificationsOffer } from '../pages/devices-section.js'
 import { Connections } from './connections.js'
-import type { AccountDeps } from './account-deps.js'
-import { PersonSessions, type PersonSession } from './sessions.js'
+import type { AccountParts } from './account-parts.js'
+import type { PersonSession } from './sessions.js'
 import { SignIn } from './sign-in.js'
 
 /** The subscription post's CSRF subject: the person's session, for this one purpose. */
@@ -15,11 +15,11 @@ export const devicesToken = (session: PersonSession) => `push devices ${session.
 /** What every route group of `/connections` answers with: the person, their page, a refusal. */
 export type AccountPage = ReturnType<typeof accountPage>
 
-export function accountPage(deps: AccountDeps) {
-  const { formTokens } = deps
-  const sessions = new PersonSessions(deps.store, deps.publicUrl)
-  const connections = new Connections(deps)
-  const signIn = new SignIn(deps.upstream, formTokens, deps.publicUrl, CONNECTIONS_PATH)
+export function accountPage(parts: AccountParts) {
+  const formTokens = parts.forms.connections
+  const { sessions } = parts
+  const connections = new Connections(parts)
+  const signIn = signInFor(parts, CONNECTIONS_PATH)
 
   /** The CSRF token of the signed-in person's forms on the page. */
   const sessionToken = (session: PersonSession) => formTokens.issue(`connections ${session.id}`)
@@ -28,18 +28,13 @@ export function accountPage(deps: AccountDeps) {
 
   const signedOut = (c: Context, message?: string, status?: PageStatus) =>
     signedOutPage(c, {
-      providerName: deps.providerName,
+      providerName: parts.providerName,
       csrf: signIn.formToken(c),
       message,
       status,
     })
 
-  /** The button that turns notifications on for this device, with its post's token. */
-  const notificationsOffer = (session: PersonSession): NotificationsOffer | undefined =>
-    deps.push && {
-      publicKey: deps.push.publicKey,
-      csrf: formTokens.issue(devicesToken(session)),
-    }
+  const notificationsOffer = notificationsOfferOf(parts)
 
   async function signedIn(c: Context, session: PersonSession, message?: string) {
     return signedInPage(c, {
@@ -48,7 +43,7 @@ export function accountPage(deps: AccountDeps) {
       csrf: sessionToken(session),
       message: message ?? c.req.query('saved'),
       notifications: notificationsOffer(session),
-      devices: deps.push && (await deps.push.devices.list(session.subject)),
+      devices: parts.push && (await parts.push.devices.list(session.subject)),
     })
   }
 
@@ -59,10 +54,10 @@ export function accountPage(deps: AccountDeps) {
     })
 
   /** The form of a post that may act: from this site, readable; else the page that says why. */
-  const formOf = (c: Context) => formOrRefusal(c, deps.publicUrl, refused)
+  const formOf = (c: Context) => formOrRefusal(c, parts.config.publicUrl, refused)
 
   return {
-    deps,
+    parts,
     sessions,
     connections,
     signIn,
@@ -78,3 +73,21 @@ export function accountPage(deps: AccountDeps) {
     noSuchConnection: 'There is no such connection in your account (it may have ended).',
   }
 }
+
+/**
+ * The sign-in for a page of the connector (its forms at `pagePath`): through the provider, and
+ * back through the callback, which routes.ts's onSignIn finishes there.
+ */
+export const signInFor = (
+  parts: Pick<AccountParts, 'upstream' | 'forms' | 'config'>,
+  pagePath: string,
+) => new SignIn(parts.upstream, parts.forms.connections, parts.config.publicUrl, pagePath)
+
+/** The button that turns notifications on for this device, with its post's token. */
+export const notificationsOfferOf =
+  (parts: Pick<AccountParts, 'push' | 'forms'>) =>
+  (session: PersonSession): NotificationsOffer | undefined =>
+    parts.push && {
+      publicKey: parts.push.publicKey,
+      csrf: parts.forms.connections.issue(devicesToken(session)),
+    }

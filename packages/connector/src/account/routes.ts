@@ -1,15 +1,12 @@
 import { Hono } from 'hono'
-import type { InteractionDeps } from '../auth/interaction-deps.js'
+import type { SignInReturn } from '../auth/interaction-parts.js'
 import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import { problemPage } from '../pages/problem-page.js'
 import { coverageRoutes } from './coverage-routes.js'
 import { disconnectRoutes } from './disconnect-routes.js'
 import { accountPage } from './page-context.js'
-import type { NotificationsOffer } from '../pages/devices-section.js'
 import { deviceRoutes } from './device-routes.js'
-import type { PersonSession, PersonSessions } from './sessions.js'
-import type { AccountDeps } from './account-deps.js'
-import { SignIn } from './sign-in.js'
+import type { AccountParts } from './account-parts.js'
 import { sessionRoutes } from './session-routes.js'
 
 /**
@@ -29,29 +26,20 @@ import { sessionRoutes } from './session-routes.js'
 
 export interface AccountPages {
   routes: Hono
-  /** For interactionRoutes: the provider's return from a sign-in started here. */
-  onSignIn: NonNullable<InteractionDeps['onSignIn']>
-  /** The person's sessions, for the connector's other pages (the approval page). */
-  sessions: PersonSessions
-  /**
-   * The sign-in for another page of the connector (its forms at `pagePath`): the same sign-in
-   * through the provider, completed by onSignIn, which starts the session and returns there.
-   */
-  signInFor(pagePath: string): SignIn
-  /** The button that turns notifications on, for the signed-in person; undefined without push. */
-  notificationsOffer(session: PersonSession): NotificationsOffer | undefined
+  /** For interactionRoutes: the provider's return from a sign-in started on a page of the connector. */
+  onSignIn: SignInReturn
 }
 
 /** Each group of routes in its own file, all on one app. */
-export function accountRoutes(deps: AccountDeps): AccountPages {
-  const page = accountPage(deps)
+export function accountRoutes(connector: AccountParts): AccountPages {
+  const page = accountPage({ ...connector, log: connector.log.child({ component: 'connections' }) })
   const app = new Hono()
   sessionRoutes(app, page)
   disconnectRoutes(app, page)
   coverageRoutes(app, page)
   deviceRoutes(app, page)
 
-  const onSignIn: AccountPages['onSignIn'] = async (c, callbackUrl) => {
+  const onSignIn: SignInReturn = async (c, callbackUrl) => {
     const result = await page.signIn.complete(c, callbackUrl)
     if (!result.ok) {
       return problemPage(c, 'Not signed in', result.message, result.status, {
@@ -63,14 +51,5 @@ export function accountRoutes(deps: AccountDeps): AccountPages {
     return c.redirect(result.signedIn.returnTo, 303)
   }
 
-  const signInFor = (pagePath: string) =>
-    new SignIn(deps.upstream, deps.formTokens, deps.publicUrl, pagePath)
-
-  return {
-    routes: app,
-    onSignIn,
-    sessions: page.sessions,
-    signInFor,
-    notificationsOffer: page.notificationsOffer,
-  }
+  return { routes: app, onSignIn }
 }

@@ -4,7 +4,8 @@ import { connectionNames } from '../pages/connection-names.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { toolDefinition } from '../services/tools.js'
 import { activityOf } from './activity.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import { DEFAULT_AUDIT_RETENTION_DAYS } from '../config/config.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 import { signedOut, type ApprovalSignIns } from './sign-in-routes.js'
 
 /**
@@ -14,13 +15,13 @@ import { signedOut, type ApprovalSignIns } from './sign-in-routes.js'
 /** The activity page lists at most this many of the person's latest events. */
 const ACTIVITY_EVENTS = 500
 
-export function activityRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: ApprovalSignIns) {
+export function activityRoutes(app: Hono, parts: ApprovalPagesParts, signIns: ApprovalSignIns) {
   app.get(ACTIVITY_PATH, async (c) => {
-    const session = await deps.sessions.current(c)
-    if (!session) return signedOut(deps, c, signIns.activity)
-    const nameOf = deps.clients.namer()
-    const entries = activityOf(await deps.audit.ofPerson(session.subject, ACTIVITY_EVENTS))
-    const links = await deps.grants.linksOfAccount(session.subject)
+    const session = await parts.sessions.current(c)
+    if (!session) return signedOut(parts, c, signIns.activity)
+    const nameOf = parts.clients.namer()
+    const entries = activityOf(await parts.audit.ofPerson(session.subject, ACTIVITY_EVENTS))
+    const links = await parts.grants.linksOfAccount(session.subject)
     const connections = connectionNames(
       await Promise.all(
         links.map(async (link) => ({
@@ -47,7 +48,7 @@ export function activityRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: App
     return activityPage(c, {
       subject: session.subject,
       rows,
-      retentionDays: deps.retentionDays,
+      retentionDays: parts.config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
     })
   })
 }

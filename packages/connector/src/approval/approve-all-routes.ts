@@ -3,7 +3,7 @@ import { formBound, formOrRefusal } from '../auth/form-post.js'
 import { APPROVALS_PATH } from '../pages/approvals-page.js'
 import { refused } from './answers.js'
 import { isApprovalId } from './digest.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 import { allToken, waitingPage } from './waiting.js'
 
 /**
@@ -12,11 +12,12 @@ import { allToken, waitingPage } from './waiting.js'
  * The form names the changes its page showed, and its token binds exactly those: a change that
  * reached the person after the page was shown is not part of it.
  */
-export function approveAllRoutes(app: Hono, deps: ApprovalRoutesDeps) {
-  const { approvals, formTokens, log } = deps
+export function approveAllRoutes(app: Hono, parts: ApprovalPagesParts) {
+  const { approvals, log } = parts
+  const formTokens = parts.forms.approval
 
   app.post(APPROVALS_PATH, async (c) => {
-    const session = await deps.sessions.current(c)
+    const session = await parts.sessions.current(c)
     if (!session) {
       return refused(c, 'You are not signed in, or your session ended. Open the link again.', 403)
     }
@@ -26,7 +27,7 @@ export function approveAllRoutes(app: Hono, deps: ApprovalRoutesDeps) {
       'id',
       waiting.map((change) => change.id),
     )
-    const form = await formOrRefusal(c, deps.publicUrl, refused, bound)
+    const form = await formOrRefusal(c, parts.config.publicUrl, refused, bound)
     if (form instanceof Response) return form
     if (form.get('Approve all') !== 'Approve all') return refused(c, 'Press Approve all.')
     const ids = [...new Set(form.getAll('id'))]
@@ -41,7 +42,7 @@ export function approveAllRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     const results = await approvals.approveAll(ids, session.subject)
     const approved = results.filter(({ result }) => result.ok).length
     log.info({ approved, of: ids.length }, 'changes approved together on the approvals page')
-    return waitingPage(deps, c, session, { message: approvedMessage(approved, ids.length) })
+    return waitingPage(parts, c, session, { message: approvedMessage(approved, ids.length) })
   })
 }
 

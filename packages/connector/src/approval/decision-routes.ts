@@ -5,25 +5,25 @@ import { APPROVALS_PATH, decidedMessage, decidedPage } from '../pages/approvals-
 import { notFound, notTheirs, refused, settled, type Pending } from './answers.js'
 import { isApprovalId } from './digest.js'
 import type { DecideResult, Decision } from './gate.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 import { changeToken, waitingPage } from './waiting.js'
 
 /**
  *   POST /approvals/{id}          Approve or Decline that one change
  */
-export function decisionRoutes(app: Hono, deps: ApprovalRoutesDeps) {
-  const { approvals, log } = deps
+export function decisionRoutes(app: Hono, parts: ApprovalPagesParts) {
+  const { approvals, log } = parts
 
   app.post(`${APPROVALS_PATH}/:id`, async (c) => {
     const id = c.req.param('id')
-    const form = await formOrRefusal(c, deps.publicUrl, refused)
+    const form = await formOrRefusal(c, parts.config.publicUrl, refused)
     if (form instanceof Response) return form
     if (!isApprovalId(id)) return notFound(c)
-    const session = await deps.sessions.current(c)
+    const session = await parts.sessions.current(c)
     if (!session) {
       return refused(c, 'You are not signed in, or your session ended. Open the link again.', 403)
     }
-    if (!deps.formTokens.check(changeToken(session, id), form.get('csrf'))) {
+    if (!parts.forms.approval.check(changeToken(session, id), form.get('csrf'))) {
       return refused(
         c,
         'This form is out of date or did not come from this page. Open the link again.',
@@ -35,15 +35,15 @@ export function decisionRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     const result = await approvals.decide(id, decision, session.subject)
     if (result.ok) {
       log.info({ decision: result.decision }, 'change decided on the approval page')
-      return waitingPage(deps, c, session, { message: decidedMessage(result.decision) })
+      return waitingPage(parts, c, session, { message: decidedMessage(result.decision) })
     }
-    return notDecided(deps, c, id, session, result)
+    return notDecided(parts, c, id, session, result)
   })
 }
 
 /** The page for a decision the gate refused: why nothing was decided. */
 async function notDecided(
-  deps: ApprovalRoutesDeps,
+  parts: ApprovalPagesParts,
   c: Context,
   id: string,
   session: PersonSession,
@@ -53,7 +53,7 @@ async function notDecided(
     case 'decided':
       return decidedPage(c, result.decision, { already: true })
     case 'not yours': {
-      const view = await deps.approvals.view(id)
+      const view = await parts.approvals.view(id)
       return view.found && view.grant
         ? notTheirs(c, view as Pending, session)!
         : refused(c, 'This change belongs to another account.', 403)
@@ -61,7 +61,7 @@ async function notDecided(
     case 'not found':
       return notFound(c)
     default: {
-      const view = await deps.approvals.view(id)
+      const view = await parts.approvals.view(id)
       return (view.found && settled(c, view)) || notFound(c)
     }
   }

@@ -6,7 +6,7 @@ import { when } from '../pages/page.js'
 import { CHANGE_WAITS, notificationPath } from '../pages/push-scripts.js'
 import { SERVICES, type ServiceName } from '../services/catalog.js'
 import type { ApprovalView } from './gate.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 import { changeToken } from './waiting.js'
 
 /**
@@ -32,7 +32,7 @@ export interface NotificationWords {
 
 const ELSEWHERE: NotificationWords = { ...CHANGE_WAITS, actions: [] }
 
-export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
+export function notificationRoutes(app: Hono, parts: ApprovalPagesParts) {
   const answer = (c: Context, words: NotificationWords, status: PageStatus | 401 = 200) =>
     c.json(words, status, { 'Cache-Control': 'no-store' })
 
@@ -43,10 +43,10 @@ export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
   ): Promise<
     { session: PersonSession; view: Extract<ApprovalView, { found: true }> } | { said: Response }
   > => {
-    const session = await deps.sessions.current(c)
+    const session = await parts.sessions.current(c)
     // Signed out: the tap opens the page, which signs them in.
     if (!session) return { said: answer(c, ELSEWHERE, 401) }
-    const view = await deps.approvals.view(id)
+    const view = await parts.approvals.view(id)
     // Another person's is not told apart from none.
     if (!view.found || !view.grant || view.grant.account !== session.subject)
       return {
@@ -66,7 +66,7 @@ export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     const found = await theirs(c, id)
     if ('said' in found) return found.said
     const { session, view } = found
-    const clientName = await deps.clients.namer()(view.grant!.clientId)
+    const clientName = await parts.clients.namer()(view.grant!.clientId)
     const service = SERVICES[view.grant!.service as ServiceName]?.title ?? view.grant!.service
     const onPage = view.mode !== 'auth-token'
     return answer(c, {
@@ -75,7 +75,7 @@ export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
         `${clientName} asks, in your ${service}. ` +
         (onPage ? 'Tap to check it and approve it on its page. ' : '') +
         `Until ${when(view.expiresAt)}.`,
-      csrf: deps.formTokens.issue(changeToken(session, id)),
+      csrf: parts.forms.approval.issue(changeToken(session, id)),
       actions: onPage
         ? [{ action: 'decline', title: 'Decline' }]
         : [
@@ -89,12 +89,12 @@ export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     const id = c.req.param('id') ?? ''
     const refuse = (context: Context, message: string, status: PageStatus = 400) =>
       answer(context, { title: 'Nothing was decided', body: message, actions: [] }, status)
-    const form = await formOrRefusal(c, deps.publicUrl, refuse)
+    const form = await formOrRefusal(c, parts.config.publicUrl, refuse)
     if (form instanceof Response) return form
     const found = await theirs(c, id)
     if ('said' in found) return found.said
     const { session, view } = found
-    if (!deps.formTokens.check(changeToken(session, id), form.get('csrf')))
+    if (!parts.forms.approval.check(changeToken(session, id), form.get('csrf')))
       return refuse(c, 'This notification is out of date. Open the change to decide it.', 403)
     const decision = form.get('decision')
     if (decision !== 'approve' && decision !== 'decline')
@@ -102,14 +102,14 @@ export function notificationRoutes(app: Hono, deps: ApprovalRoutesDeps) {
     if (decision === 'approve' && view.mode !== 'auth-token')
       return refuse(c, 'A deletion is approved only on its page. Open it to decide.', 403)
     const summary = view.description!.summary
-    const result = await deps.approvals.decide(id, decision, session.subject)
+    const result = await parts.approvals.decide(id, decision, session.subject)
     if (!result.ok)
       return answer(
         c,
         result.reason === 'decided' ? settledWords(result.decision) : settledWords('expired'),
         409,
       )
-    deps.log.info({ decision: result.decision }, 'change decided from a notification')
+    parts.log.info({ decision: result.decision }, 'change decided from a notification')
     return answer(c, {
       title: result.decision === 'approved' ? 'Approved' : 'Declined',
       body:

@@ -5,7 +5,7 @@ import { changeRoutes } from './change-routes.js'
 import { decisionRoutes } from './decision-routes.js'
 import { listRoutes } from './list-routes.js'
 import { notificationRoutes } from './notification-routes.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 import { approvalSignIns, signInRoutes } from './sign-in-routes.js'
 
 /**
@@ -28,16 +28,17 @@ import { approvalSignIns, signInRoutes } from './sign-in-routes.js'
  */
 
 /** Each group of routes in its own file, all on one app. */
-export function approvalRoutes(deps: ApprovalRoutesDeps): Hono {
+export function approvalRoutes(connector: ApprovalPagesParts): Hono {
+  const parts = { ...connector, log: connector.log.child({ component: 'approvals' }) }
   const app = new Hono()
-  const signIns = approvalSignIns(deps)
+  const signIns = approvalSignIns(parts)
   // First: `/approvals/sign-in` would otherwise be taken for the change of id `sign-in`.
-  signInRoutes(app, deps, signIns)
-  listRoutes(app, deps, signIns)
-  approveAllRoutes(app, deps)
-  notificationRoutes(app, deps)
-  changeRoutes(app, deps, signIns)
-  decisionRoutes(app, deps)
-  activityRoutes(app, deps, signIns)
+  signInRoutes(app, parts, signIns)
+  listRoutes(app, parts, signIns)
+  approveAllRoutes(app, parts)
+  notificationRoutes(app, parts)
+  changeRoutes(app, parts, signIns)
+  decisionRoutes(app, parts)
+  activityRoutes(app, parts, signIns)
   return app
 }

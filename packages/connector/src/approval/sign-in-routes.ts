@@ -7,7 +7,8 @@ import type { PageStatus } from '../pages/page.js'
 import { signInPage } from '../pages/sign-in-page.js'
 import { notFound, refused } from './answers.js'
 import { isApprovalId } from './digest.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import { signInFor } from '../account/page-context.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 
 /**
  * Signing in to the approval and activity pages, through the connections page's sign-in:
@@ -29,9 +30,11 @@ export interface ApprovalSignIns {
   activity: SignInPage
 }
 
-export function approvalSignIns(deps: Pick<ApprovalRoutesDeps, 'signInFor'>): ApprovalSignIns {
-  const approvals = deps.signInFor(APPROVALS_PATH)
-  const activity = deps.signInFor(ACTIVITY_PATH)
+export function approvalSignIns(
+  parts: Pick<ApprovalPagesParts, 'upstream' | 'forms' | 'config'>,
+): ApprovalSignIns {
+  const approvals = signInFor(parts, APPROVALS_PATH)
+  const activity = signInFor(parts, ACTIVITY_PATH)
   return {
     list: {
       action: `${APPROVALS_PATH}/sign-in`,
@@ -53,7 +56,7 @@ export function approvalSignIns(deps: Pick<ApprovalRoutesDeps, 'signInFor'>): Ap
 
 /** The sign-in in front of `page`, with what went wrong, if anything. */
 export const signedOut = (
-  deps: Pick<ApprovalRoutesDeps, 'providerName'>,
+  parts: Pick<ApprovalPagesParts, 'providerName'>,
   c: Context,
   page: SignInPage,
   message?: string,
@@ -62,13 +65,13 @@ export const signedOut = (
   signInPage(c, {
     action: page.action,
     heading: page.heading,
-    providerName: deps.providerName,
+    providerName: parts.providerName,
     csrf: page.signIn.formToken(c),
     message,
     status,
   })
 
-export function signInRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: ApprovalSignIns) {
+export function signInRoutes(app: Hono, parts: ApprovalPagesParts, signIns: ApprovalSignIns) {
   /**
    * A sign-in form's post: off to the provider, and back to the page. `target` says which page,
    * or undefined for a path that names none.
@@ -78,12 +81,12 @@ export function signInRoutes(app: Hono, deps: ApprovalRoutesDeps, signIns: Appro
     target: (c: Context) => { page: SignInPage; returnTo: string } | undefined,
   ) =>
     app.post(path, async (c) => {
-      const form = await formOrRefusal(c, deps.publicUrl, refused)
+      const form = await formOrRefusal(c, parts.config.publicUrl, refused)
       if (form instanceof Response) return form
       const to = target(c)
       if (!to) return notFound(c)
       if (!to.page.signIn.checkFormToken(c, form.get('csrf'))) {
-        return signedOut(deps, c, to.page, 'This form is out of date. Press Sign in again.', 400)
+        return signedOut(parts, c, to.page, 'This form is out of date. Press Sign in again.', 400)
       }
       return c.redirect((await to.page.signIn.begin(c, to.returnTo)).toString(), 303)
     })

@@ -6,7 +6,8 @@ import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { toolDefinition } from '../services/tools.js'
 import { approvalKey } from './digest.js'
 import type { WaitingChange } from './gate.js'
-import type { ApprovalRoutesDeps } from './route-deps.js'
+import { notificationsOfferOf } from '../account/page-context.js'
+import type { ApprovalPagesParts } from './pages-parts.js'
 
 /**
  * The page of the changes waiting for the person, and what its forms' CSRF tokens bind: each
@@ -21,14 +22,11 @@ export const changeToken = (session: PersonSession, id: string) =>
 export const allToken = (session: PersonSession, ids: readonly string[]) =>
   `approve all ${session.id} ${ids.map(approvalKey).sort().join(' ')}`
 
-type WaitingDeps = Pick<
-  ApprovalRoutesDeps,
-  'approvals' | 'clients' | 'formTokens' | 'notificationsOffer'
->
+type WaitingParts = Pick<ApprovalPagesParts, 'approvals' | 'clients' | 'forms' | 'push'>
 
 /** A waiting change as the pages show it, with its own form's token. */
 function changeView(
-  deps: WaitingDeps,
+  parts: WaitingParts,
   change: WaitingChange,
   session: PersonSession,
   clientName: string,
@@ -43,7 +41,7 @@ function changeView(
     destructive: definition?.annotations.destructiveHint === true,
     together: change.mode === 'auth-token',
     expiresAt: change.expiresAt,
-    csrf: deps.formTokens.issue(changeToken(session, change.id)),
+    csrf: parts.forms.approval.issue(changeToken(session, change.id)),
   }
 }
 
@@ -52,15 +50,15 @@ function changeView(
  * one change, or of them all, with what was just decided said at the top.
  */
 export async function waitingPage(
-  deps: WaitingDeps,
+  parts: WaitingParts,
   c: Context,
   session: PersonSession,
   { frontId, message, status }: { frontId?: string; message?: string; status?: PageStatus } = {},
 ) {
-  const nameOf = deps.clients.namer()
+  const nameOf = parts.clients.namer()
   const changes = await Promise.all(
-    (await deps.approvals.waitingFor(session.subject)).map(async (change) =>
-      changeView(deps, change, session, await nameOf(change.clientId)),
+    (await parts.approvals.waitingFor(session.subject)).map(async (change) =>
+      changeView(parts, change, session, await nameOf(change.clientId)),
     ),
   )
   const front = changes.find((change) => change.id === frontId)
@@ -73,10 +71,10 @@ export async function waitingPage(
     others,
     approveAll:
       together.length >= 2
-        ? { ids: together, csrf: deps.formTokens.issue(allToken(session, together)) }
+        ? { ids: together, csrf: parts.forms.approval.issue(allToken(session, together)) }
         : undefined,
     message,
     status,
-    notifications: deps.notificationsOffer?.(session),
+    notifications: notificationsOfferOf(parts)(session),
   })
 }

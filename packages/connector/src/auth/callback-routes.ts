@@ -6,21 +6,25 @@ import {
   type CompletedAuthorization,
 } from '../upstream/index.js'
 import { boundInteractions, CALLBACK_PATH, forgetBinding } from './browser-binding.js'
-import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
+import type { InteractionEnv, InteractionParts, SignInReturn } from './interaction-parts.js'
 import { choicePath, finish, START_AGAIN } from './interaction-state.js'
 import { serviceOfResource } from './resources.js'
 
 /**
  *   GET  /upstream/callback      back from the provider: keep the credential, then the choice
  *
- * A sign-in to the connector's own pages comes back here too, and goes to `deps.onSignIn`.
+ * A sign-in to the connector's own pages comes back here too, and goes to `onSignIn`.
  */
-export function callbackRoutes(app: Hono<InteractionEnv>, deps: InteractionDeps) {
+export function callbackRoutes(
+  app: Hono<InteractionEnv>,
+  parts: InteractionParts,
+  onSignIn?: SignInReturn,
+) {
   app.get(CALLBACK_PATH, async (c) => {
     const callbackUrl = new URL(c.req.url)
-    const kind = await deps.upstream.kindOf(callbackUrl)
+    const kind = await parts.upstream.kindOf(callbackUrl)
     if (kind === 'sign-in') {
-      if (deps.onSignIn) return deps.onSignIn(c, callbackUrl)
+      if (onSignIn) return onSignIn(c, callbackUrl)
       return problemPage(
         c,
         'Sign-in not available',
@@ -29,28 +33,28 @@ export function callbackRoutes(app: Hono<InteractionEnv>, deps: InteractionDeps)
       )
     }
 
-    const bound = boundInteractions(c, deps.formTokens)
+    const bound = boundInteractions(c, parts.forms.consent)
     let done: CompletedAuthorization
     try {
-      done = await deps.upstream.complete(callbackUrl)
+      done = await parts.upstream.complete(callbackUrl)
     } catch (error) {
-      return notConnected(deps, c, error, bound)
+      return notConnected(parts, c, error, bound)
     }
-    return toTheChoice(deps, c, done, bound)
+    return toTheChoice(parts, c, done, bound)
   })
 }
 
 /** The provider said no, or could not be reached: nothing was connected. */
-async function notConnected(deps: InteractionDeps, c: Context, error: unknown, bound: string[]) {
+async function notConnected(parts: InteractionParts, c: Context, error: unknown, bound: string[]) {
   if (error instanceof UpstreamAuthorizationError) {
     // Where this browser has exactly one authorization under way, its client is told.
-    const only = bound.length === 1 ? await deps.provider.Interaction.find(bound[0]!) : undefined
+    const only = bound.length === 1 ? await parts.provider.Interaction.find(bound[0]!) : undefined
     if (only && !only.result) {
       await finish(only, {
         error: 'access_denied',
         error_description: 'The person did not complete the authorization at the provider.',
       })
-      forgetBinding(c, deps.publicUrl, only.uid)
+      forgetBinding(c, parts.config.publicUrl, only.uid)
     }
     return problemPage(
       c,
@@ -79,13 +83,13 @@ async function notConnected(deps: InteractionDeps, c: Context, error: unknown, b
  * person chooses what the grant covers. Otherwise it is released, and nothing is connected.
  */
 async function toTheChoice(
-  deps: InteractionDeps,
+  parts: InteractionParts,
   c: Context,
   done: CompletedAuthorization,
   bound: string[],
 ) {
   const abandon = async (title: string, message: string, status: 403 | 410) => {
-    await deps.grants.releaseCredential(done.credentialId, 'authorization abandoned')
+    await parts.grants.releaseCredential(done.credentialId, 'authorization abandoned')
     return problemPage(c, title, message, status)
   }
   if (!bound.includes(done.interactionUid)) {
@@ -95,7 +99,7 @@ async function toTheChoice(
       403,
     )
   }
-  const interaction = await deps.provider.Interaction.find(done.interactionUid)
+  const interaction = await parts.provider.Interaction.find(done.interactionUid)
   const params = interaction?.params ?? {}
   const resource = typeof params.resource === 'string' ? params.resource : undefined
   const clientId = typeof params.client_id === 'string' ? params.client_id : undefined
@@ -104,18 +108,18 @@ async function toTheChoice(
     interaction.result ||
     !resource ||
     !clientId ||
-    serviceOfResource(deps.publicUrl, resource) !== done.service
+    serviceOfResource(parts.config.publicUrl, resource) !== done.service
   ) {
     return abandon('This page has expired', `The authorization took too long. ${START_AGAIN}`, 410)
   }
 
-  await deps.choices.begin({
+  await parts.choices.begin({
     interactionUid: interaction.uid,
     credentialId: done.credentialId,
     account: done.subject,
     service: done.service,
     scopes: done.scopes,
   })
-  forgetBinding(c, deps.publicUrl, interaction.uid)
+  forgetBinding(c, parts.config.publicUrl, interaction.uid)
   return c.redirect(choicePath(interaction.uid), 303)
 }

@@ -2,20 +2,21 @@ import type { Hono } from 'hono'
 import { consentPage } from '../pages/consent-page.js'
 import { bindBrowser } from './browser-binding.js'
 import { formFromOwnPage } from './form-post.js'
-import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
+import type { InteractionParts, InteractionEnv } from './interaction-parts.js'
 import { consentRequest, denied, expired, interactionOf } from './interaction-state.js'
 
 /**
  *   GET  /consent/{uid}          the consent page (oidc-provider's interaction)
  *   POST /consent/{uid}          Allow: off to the provider's sign-in; Deny: access_denied
  */
-export function consentRoutes(app: Hono<InteractionEnv>, deps: InteractionDeps) {
-  const { provider, formTokens } = deps
+export function consentRoutes(app: Hono<InteractionEnv>, parts: InteractionParts) {
+  const { provider } = parts
+  const formTokens = parts.forms.consent
 
   app.get('/consent/:uid', async (c) => {
     const interaction = await interactionOf(provider, c)
     if (!interaction) return expired(c)
-    const request = await consentRequest(deps, interaction)
+    const request = await consentRequest(parts, interaction)
     if (!request) return expired(c)
     return consentPage(c, request)
   })
@@ -23,12 +24,12 @@ export function consentRoutes(app: Hono<InteractionEnv>, deps: InteractionDeps) 
   app.post('/consent/:uid', async (c) => {
     const interaction = await interactionOf(provider, c)
     if (!interaction) return expired(c)
-    const request = await consentRequest(deps, interaction)
+    const request = await consentRequest(parts, interaction)
     if (!request) return expired(c)
     const refuse = (message: string, status: 400 | 413 = 400) =>
       consentPage(c, request, { message, status })
 
-    const form = await formFromOwnPage(c, deps.publicUrl)
+    const form = await formFromOwnPage(c, parts.config.publicUrl)
     if (form === 'cross-site')
       return refuse('This form was sent from another site. Choose here, on this page.')
     if (form === 'unreadable')
@@ -42,12 +43,12 @@ export function consentRoutes(app: Hono<InteractionEnv>, deps: InteractionDeps) 
     if (form.has('Deny')) return denied(provider, c)
     if (!form.has('Allow')) return refuse('Choose Allow or Deny.')
 
-    const target = await deps.upstream.begin({
+    const target = await parts.upstream.begin({
       interactionUid: interaction.uid,
       service: request.service,
       scopes: request.scopes,
     })
-    bindBrowser(c, formTokens, deps.publicUrl, interaction.uid)
+    bindBrowser(c, formTokens, parts.config.publicUrl, interaction.uid)
     return c.redirect(target.toString(), 303)
   })
 }

@@ -4,7 +4,7 @@ import type { ConsentRequest } from '../pages/consent-page.js'
 import { problemPage } from '../pages/problem-page.js'
 import { SERVICES } from '../services/catalog.js'
 import { isDocumentClientId } from './clients.js'
-import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
+import type { InteractionParts, InteractionEnv } from './interaction-parts.js'
 import { serviceOfResource } from './resources.js'
 
 /**
@@ -40,16 +40,16 @@ export const expired = (c: Context) =>
 
 /** What the client asks for, as the consent page shows it; undefined if it names too little. */
 export async function consentRequest(
-  deps: Pick<InteractionDeps, 'publicUrl' | 'provider' | 'formTokens'>,
+  parts: Pick<InteractionParts, 'config' | 'provider' | 'forms'>,
   interaction: Interaction,
 ): Promise<ConsentRequest | undefined> {
   const params = interaction.params
-  const service = serviceOfResource(deps.publicUrl, params.resource)
+  const service = serviceOfResource(parts.config.publicUrl, params.resource)
   const clientId = typeof params.client_id === 'string' ? params.client_id : undefined
   const redirectUri =
     typeof params.redirect_uri === 'string' ? URL.parse(params.redirect_uri) : null
   if (!service || !clientId || !redirectUri) return undefined
-  const client = await deps.provider.Client.find(clientId)
+  const client = await parts.provider.Client.find(clientId)
   if (!client) return undefined
   const known = SERVICES[service].scopes.map((scope) => scope.name)
   const asked = typeof params.scope === 'string' ? params.scope.split(' ') : []
@@ -61,7 +61,7 @@ export async function consentRequest(
     redirectHost: redirectUri.host,
     service,
     scopes: known.filter((name) => asked.includes(name)),
-    csrf: deps.formTokens.issue(`consent ${interaction.uid}`),
+    csrf: parts.forms.consent.issue(`consent ${interaction.uid}`),
   }
 }
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { callbackRoutes } from './callback-routes.js'
 import { choiceRoutes } from './choice-routes.js'
 import { consentRoutes } from './consent-routes.js'
-import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
+import type { InteractionEnv, InteractionParts, SignInReturn } from './interaction-parts.js'
 
 /**
  * The person's part of an authorization, between oidc-provider's authorization endpoint and the
@@ -23,11 +23,15 @@ import type { InteractionDeps, InteractionEnv } from './interaction-deps.js'
  * is read no further than that could take (form-post.ts, formBound).
  */
 
-/** Each group of routes in its own file, all on one app. */
-export function interactionRoutes(deps: InteractionDeps) {
+/**
+ * Each group of routes in its own file, all on one app. `onSignIn` finishes a sign-in to the
+ * connector's own pages that comes back through the same callback.
+ */
+export function interactionRoutes(connector: InteractionParts, onSignIn?: SignInReturn) {
+  const parts = { ...connector, log: connector.log.child({ component: 'consent' }) }
   const app = new Hono<InteractionEnv>()
-  consentRoutes(app, deps)
-  callbackRoutes(app, deps)
-  choiceRoutes(app, deps)
+  consentRoutes(app, parts)
+  callbackRoutes(app, parts, onSignIn)
+  choiceRoutes(app, parts)
   return app
 }

@@ -58,3 +58,14 @@ export class FormTokens {
 
 const mac = (key: Buffer, subject: string) =>
   createHmac('sha256', key).update(subject, 'utf8').digest('base64url')
+
+/** The connector's forms, each with tokens of its own: one form's token never passes another's. */
+export type FormPurpose = 'consent' | 'connections' | 'approval'
+
+export type FormPurposes = Readonly<Record<FormPurpose, FormTokens>>
+
+export const formTokensOf = (vault: Vault): FormPurposes => ({
+  consent: new FormTokens(vault, 'consent'),
+  connections: new FormTokens(vault, 'connections'),
+  approval: new FormTokens(vault, 'approval'),
+})

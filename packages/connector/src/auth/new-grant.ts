@@ -1,8 +1,7 @@
-import type { Provider } from 'oidc-provider'
 import type { PendingChoice } from './choices.js'
-import type { Coverage, CoverageSeal } from './coverage.js'
+import type { Coverage } from './coverage.js'
 import { isDocumentClientId } from './clients.js'
-import type { Grants } from './grants.js'
+import type { InteractionParts } from './interaction-parts.js'
 import { resourceOf } from './resources.js'
 
 /**
@@ -14,24 +13,24 @@ import { resourceOf } from './resources.js'
  * does not disconnect the first.
  */
 export async function newGrant(
-  deps: { publicUrl: string; provider: Provider; grants: Grants; coverage: CoverageSeal },
+  parts: Pick<InteractionParts, 'config' | 'provider' | 'grants' | 'coverage'>,
   choice: PendingChoice,
   { clientId, returnsTo }: { clientId: string; returnsTo: string },
   coverage: Coverage,
 ) {
-  const resource = resourceOf(deps.publicUrl, choice.service)
-  const grant = new deps.provider.Grant({ accountId: choice.account, clientId })
+  const resource = resourceOf(parts.config.publicUrl, choice.service)
+  const grant = new parts.provider.Grant({ accountId: choice.account, clientId })
   grant.addResourceScope(resource, choice.scopes.join(' '))
   const grantId = await grant.save()
   const owner = { account: choice.account, clientId, service: choice.service }
-  await deps.grants.link(
+  await parts.grants.link(
     { grantId, credentialId: choice.credentialId, returnsTo, ...owner },
-    deps.coverage.seal(grantId, coverage),
+    parts.coverage.seal(grantId, coverage),
   )
   if (isDocumentClientId(clientId)) return grantId
-  for (const earlier of await deps.grants.linksOf(owner)) {
+  for (const earlier of await parts.grants.linksOf(owner)) {
     if (earlier.grantId !== grantId)
-      await deps.grants.end(earlier.grantId, 'replaced by a new authorization')
+      await parts.grants.end(earlier.grantId, 'replaced by a new authorization')
   }
   return grantId
 }

@@ -1,14 +1,10 @@
-import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EarlyAnswerResponse, listenError } from '@countersign/environment'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import type { Provider } from 'oidc-provider'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../account/routes.js'
-import { AuditTrail } from '../approval/audit.js'
-import { Approvals } from '../approval/gate.js'
 import { approvalRoutes } from '../approval/routes.js'
 import { appManifestRoutes } from '../pages/app-manifest.js'
 import { homePage } from '../pages/home-page.js'
@@ -18,56 +14,21 @@ import {
   storeAwayError,
   STORE_RETRY_AFTER_SECONDS,
 } from '../store/unreachable.js'
-import { AccessTokens } from '../auth/access-tokens.js'
-import { ClientDirectory } from '../auth/clients.js'
-import { GrantChoices } from '../auth/choices.js'
-import { CoverageSeal } from '../auth/coverage.js'
-import { Grants } from '../auth/grants.js'
-import { Offers } from '../auth/offer.js'
 import { interactionRoutes } from '../auth/interaction.js'
 import { refuseOversizedBody } from '../auth/oauth-bodies.js'
-import { FormTokens } from '../auth/keys.js'
-import { AS_METADATA_PATH, createAuthorizationServer, DISCOVERY_PATH } from '../auth/provider.js'
+import { AS_METADATA_PATH, DISCOVERY_PATH } from '../auth/provider.js'
 import { OAuthRateLimits } from '../auth/rate-limits.js'
-import { ANSWERS_CHANNEL } from '../mcp/legacy-questions.js'
-import { McpAuthenticator } from '../mcp/bearer.js'
-import { AnswerBox } from '../mcp/answer-box.js'
 import { mcpRoutes } from '../mcp/endpoint.js'
-import type { McpEvents } from '../mcp/events.js'
 import { isPostgresUrl } from '../store/engine.js'
-import { FairShares } from '../quotas/fair-shares.js'
-import { QuotaUse } from '../quotas/quota-use.js'
-import { PROFILES } from '../services/profiles/index.js'
 import { openStore, type Store } from '../store/open.js'
-import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import { Vault } from '../vault/vault.js'
-import { PushDevices } from '../push/devices.js'
-import { PushNotifier } from '../push/notifier.js'
 import { pushKeys } from '../push/push-keys.js'
-import { PushSender, type VapidKeys } from '../push/sender.js'
-import type { PushPolicy } from '../push/subscriptions.js'
 import { pushScriptRoutes } from '../pages/push-scripts.js'
-import {
-  DEFAULT_APPROVAL_WAIT_SECONDS,
-  DEFAULT_AUDIT_RETENTION_DAYS,
-  DEFAULT_QUOTAS,
-  DEFAULT_RATE_LIMITS,
-  providerNameOf,
-  type ConnectorConfig,
-  type RateLimitName,
-} from '../config/config.js'
+import type { ConnectorConfig } from '../config/config.js'
 import { localOrigin } from '../config/loopback.js'
 import { closeNow, stopAccepting } from '../http/closing.js'
 import { bearerCorsOnNode } from '../http/cors.js'
-import {
-  countApprovals,
-  countFairShares,
-  countStoreAway,
-  countTokens,
-  countToolCalls,
-  countUpstreamCalls,
-  countUpstreamRefreshes,
-} from '../metrics/listen.js'
+import { countStoreAway } from '../metrics/listen.js'
 import { Metrics } from '../metrics/metrics.js'
 import { serveMetrics, type MetricsServer } from '../metrics/serve.js'
 import { StoreAwayReport } from '../store/away-report.js'
@@ -75,20 +36,9 @@ import { misaddressedAnswers } from './addressed.js'
 import { frontDoors } from './front-doors.js'
 import { InFlight } from './in-flight.js'
 import { createLogger } from './logger.js'
+import { assemble, type ConnectorOptions, type ConnectorParts } from './parts.js'
 
-export interface ConnectorOptions {
-  log?: Logger
-  /** The fetch of the client of the provider's authorization server (tests). */
-  fetch?: typeof fetch
-  /** The whole of one upstream API call, retries included (tests; 10 s otherwise). */
-  apiDeadlineMs?: number
-  /** The provider breaker's pause and window (tests; 5 s each otherwise). */
-  breaker?: BreakerOptions
-  /** How long closing waits for the requests in flight (tests; DRAIN_DEADLINE_MS otherwise). */
-  drainDeadlineMs?: number
-  /** How long a question asked in a 2025-11-25 client waits (tests; ANSWER_WAIT_MS otherwise). */
-  answerWaitMs?: number
-}
+export type { ConnectorOptions, ConnectorParts } from './parts.js'
 
 /**
  * How long a stopping connector waits for the calls in flight (docs/operations.md, "Stopping a
@@ -96,48 +46,6 @@ export interface ConnectorOptions {
  * finish.
  */
 export const DRAIN_DEADLINE_MS = 10_000
-
-/** The parts of a running connector, for the CLI's admin commands and for tests. */
-export interface ConnectorParts {
-  config: ConnectorConfig
-  store: Store
-  vault: Vault
-  provider: Provider
-  grants: Grants
-  /** What each grant covers of the person's lists, sites or properties, sealed. */
-  coverage: CoverageSeal
-  /** The credentials of authorizations whose coverage is being chosen. */
-  choices: GrantChoices
-  /** The person's lists, sites or properties, read live for a choice. */
-  offers: Offers
-  upstream: Upstream
-  /** The provider's APIs, called by the tools. */
-  api: UpstreamApi
-  /** Fair shares of the provider project's daily quotas (src/quotas). */
-  shares: FairShares
-  authenticator: McpAuthenticator
-  /** The approval gate of mutating calls, and the audit trail it and the tools record to. */
-  approvals: Approvals
-  audit: AuditTrail
-  /** What the parts count, served at `/metrics` on its own port (src/metrics). */
-  metrics: Metrics
-  /** Where the MCP layer tells of its tools and their calls, for the metrics (mcp/events.ts). */
-  toolEvents: EventEmitter<McpEvents>
-  /** The database away: each 503 and lost connection told, and said now and then. */
-  storeAway: StoreAwayReport
-  /** The person's devices that show notifications, and what tells them of a change (src/push). */
-  push: ConnectorPush
-  log: Logger
-}
-
-export interface ConnectorPush {
-  devices: PushDevices
-  sender: PushSender
-  notifier: PushNotifier
-  /** The VAPID public key every replica signs with, which subscriptions are made for. */
-  publicKey: string
-  policy: PushPolicy
-}
 
 export interface RunningConnector {
   /** The connector's public URL (its issuer). */
@@ -217,7 +125,16 @@ export async function startConnector(
     })
     // Every replica signs with the one key pair, made by the first that starts.
     const vapid = await pushKeys(store, vault, { log: log.child({ component: 'push' }) })
-    const parts = assemble(settled, store, vault, log, options, metrics, storeAway, vapid)
+    const parts = assemble({
+      config: settled,
+      store,
+      vault,
+      log,
+      options,
+      metrics,
+      storeAway,
+      vapid,
+    })
     handle = dispatcher(parts, inFlight, options)
     log.info(
       { url: publicUrl, engine: store.engine, metrics: metricsServer?.url },
@@ -257,139 +174,8 @@ export async function startConnector(
   }
 }
 
-function assemble(
-  config: ConnectorConfig,
-  store: Store,
-  vault: Vault,
-  log: Logger,
-  options: ConnectorOptions,
-  metrics: Metrics,
-  storeAway: StoreAwayReport,
-  vapid: VapidKeys,
-): ConnectorParts {
-  const upstream = new Upstream({
-    config: config.upstream,
-    publicUrl: config.publicUrl,
-    store,
-    vault,
-    log,
-    fetch: options.fetch,
-  })
-  countUpstreamRefreshes(metrics, upstream)
-  const grants = new Grants(store, upstream, log.child({ component: 'grants' }))
-  const provider = createAuthorizationServer({
-    config,
-    store,
-    vault,
-    grants,
-    log: log.child({ component: 'authorization-server' }),
-    storeAway,
-  })
-  countTokens(metrics, provider)
-  const coverage = new CoverageSeal(vault)
-  const authenticator = new McpAuthenticator({
-    publicUrl: config.publicUrl,
-    tokens: new AccessTokens(store),
-    grants,
-    upstream,
-    coverage,
-  })
-  const shares = new FairShares({
-    limits: { ...DEFAULT_QUOTAS, ...config.quotas },
-    use: new QuotaUse(store),
-    peopleHolding: (service, since) => grants.peopleHolding(service, since),
-    keySecret: vault.deriveKey('quota people'),
-    log: log.child({ component: 'quotas' }),
-  })
-  countFairShares(metrics, shares)
-  const api = new UpstreamApi({
-    apiBase: config.upstream.apiBase,
-    systemQuery: PROFILES[config.upstream.profile].systemQuery,
-    consoleHosts: PROFILES[config.upstream.profile].consoleHosts,
-    log,
-    deadlineMs: options.apiDeadlineMs,
-    breaker: options.breaker,
-    // What the provider counts against the project's quotas, counted against the person's share.
-    onSent(call, grant, requests) {
-      if (call.quota && grant.person) shares.spend(call.quota, grant.person, requests)
-    },
-  })
-  countUpstreamCalls(metrics, api)
-  const choices = new GrantChoices(store, grants, log.child({ component: 'choices' }))
-  const offers = new Offers({
-    api,
-    profile: PROFILES[config.upstream.profile],
-    tokens: upstream,
-    log: log.child({ component: 'offers' }),
-  })
-  const audit = new AuditTrail(store, Date.now, config.auditRetentionDays)
-  const approvals = new Approvals({
-    store,
-    vault,
-    publicUrl: config.publicUrl,
-    log: log.child({ component: 'approvals' }),
-    audit,
-    decisions: store.channel(DECISIONS_CHANNEL),
-  })
-  countApprovals(metrics, approvals)
-  const toolEvents = new EventEmitter<McpEvents>()
-  countToolCalls(metrics, toolEvents)
-  const push = pushParts(config, store, vault, vapid, log)
-  return {
-    config,
-    store,
-    vault,
-    provider,
-    grants,
-    coverage,
-    choices,
-    offers,
-    upstream,
-    api,
-    shares,
-    authenticator,
-    approvals,
-    audit,
-    metrics,
-    toolEvents,
-    storeAway,
-    push,
-    log,
-  }
-}
-
-/** Where each decision is said to the replicas (gate.ts, `awaitDecision`). */
-const DECISIONS_CHANNEL = 'countersign_decisions'
-
-function pushParts(
-  config: ConnectorConfig,
-  store: Store,
-  vault: Vault,
-  vapid: VapidKeys,
-  log: Logger,
-): ConnectorPush {
-  const policy: PushPolicy = {
-    services: config.push?.services,
-    allowLoopback: config.push?.allowLoopback === true,
-  }
-  const devices = new PushDevices(store, vault)
-  const sender = new PushSender({
-    ...policy,
-    vapid,
-    contact: config.push?.contact ?? contactOf(config.publicUrl),
-    ...(policy.allowLoopback && config.extraCa && { extraCa: config.extraCa }),
-  })
-  const notifier = new PushNotifier(devices, sender, log.child({ component: 'push' }))
-  return { devices, sender, notifier, publicKey: vapid.publicKey, policy }
-}
-
-/** RFC 8292 asks an https URL or a mailto:; an http public URL (on a laptop) gives its host's. */
-const contactOf = (publicUrl: string) =>
-  publicUrl.startsWith('https:') ? publicUrl : `mailto:postmaster@${new URL(publicUrl).hostname}`
-
 function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: ConnectorOptions) {
   const { config, provider, log } = parts
-  const limits = rateLimiters(parts)
   const app = new Hono()
   // Liveness: the process serves (a stopping replica says so, and is sent nothing new).
   app.get('/healthz', (c) =>
@@ -405,84 +191,17 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       ? c.json({ status: 'ready' })
       : c.json({ status: 'database unreachable' }, 503, { 'Retry-After': '1' })
   })
-  const providerName = providerNameOf(config.upstream)
-  app.get('/', (c) => homePage(c, { publicUrl: config.publicUrl, providerName }))
+  app.get('/', (c) =>
+    homePage(c, { publicUrl: config.publicUrl, providerName: parts.providerName }),
+  )
   app.route('/', appManifestRoutes())
   app.route('/', pushScriptRoutes())
-  const account = accountRoutes({
-    publicUrl: config.publicUrl,
-    store: parts.store,
-    provider,
-    grants: parts.grants,
-    coverage: parts.coverage,
-    offers: parts.offers,
-    upstream: parts.upstream,
-    formTokens: new FormTokens(parts.vault, 'connections'),
-    providerName,
-    log: log.child({ component: 'connections' }),
-    push: parts.push,
-  })
-  app.route(
-    '/',
-    interactionRoutes({
-      publicUrl: config.publicUrl,
-      provider,
-      upstream: parts.upstream,
-      grants: parts.grants,
-      choices: parts.choices,
-      offers: parts.offers,
-      coverage: parts.coverage,
-      formTokens: new FormTokens(parts.vault, 'consent'),
-      log: log.child({ component: 'consent' }),
-      onSignIn: account.onSignIn,
-    }),
-  )
+  // Each group of routes takes the parts whole, and reads the fields it declares.
+  const account = accountRoutes(parts)
+  app.route('/', interactionRoutes(parts, account.onSignIn))
   app.route('/', account.routes)
-  app.route(
-    '/',
-    approvalRoutes({
-      approvals: parts.approvals,
-      audit: parts.audit,
-      retentionDays: config.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS,
-      publicUrl: config.publicUrl,
-      clients: new ClientDirectory(provider, log.child({ component: 'approvals' })),
-      grants: parts.grants,
-      sessions: account.sessions,
-      signInFor: account.signInFor,
-      formTokens: new FormTokens(parts.vault, 'approval'),
-      providerName,
-      log: log.child({ component: 'approvals' }),
-      notificationsOffer: account.notificationsOffer,
-    }),
-  )
-  app.route(
-    '/',
-    mcpRoutes({
-      publicUrl: config.publicUrl,
-      authenticator: parts.authenticator,
-      api: parts.api,
-      profile: PROFILES[config.upstream.profile],
-      approvals: parts.approvals,
-      audit: parts.audit,
-      vault: parts.vault,
-      answers: parts.store.channel(ANSWERS_CHANNEL),
-      answerWaitMs: options.answerWaitMs,
-      // Replicas on one database: an answer for another waits in the store.
-      ...(parts.store.engine === 'postgres' && {
-        answerBox: new AnswerBox(parts.store, parts.vault),
-      }),
-      reach: {
-        tell: (account, change) => parts.push.notifier.tell(account, change),
-        waitMs: 1000 * (config.approvalWaitSeconds ?? DEFAULT_APPROVAL_WAIT_SECONDS),
-      },
-      toolCallLimit: limits.toolCall,
-      shares: parts.shares,
-      events: parts.toolEvents,
-      stepCosts: parts.metrics.stepCosts,
-      storeAway: parts.storeAway,
-      log: log.child({ component: 'mcp' }),
-    }),
-  )
+  app.route('/', approvalRoutes(parts))
+  app.route('/', mcpRoutes(parts, { answerWaitMs: options.answerWaitMs }))
   app.notFound((c) => c.json({ error: 'not_found', error_description: 'No such endpoint.' }, 404))
   app.onError((error, c) => {
     if (isStoreUnreachable(error)) {
@@ -500,7 +219,7 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
 
   const honoListener = getRequestListener(app.fetch)
   const oidcListener = provider.callback()
-  const rateLimits = new OAuthRateLimits(limits)
+  const rateLimits = new OAuthRateLimits(parts.limits)
   const publicUrl = new URL(config.publicUrl)
   const doorOf = frontDoors()
   const misaddressed = misaddressedAnswers(publicUrl)
@@ -550,38 +269,6 @@ function dispatcher(parts: ConnectorParts, inFlight: InFlight, options: Connecto
       return
     }
     void honoListener(req, res)
-  }
-}
-
-/**
- * The rate limits of the configuration, counted by the store: shared by the replicas on
- * PostgreSQL, under keys digested with a secret derived from the vault key (the same on every
- * replica); in memory on SQLite.
- */
-function rateLimiters({ config, store, vault, log, metrics }: ConnectorParts) {
-  const setting = (name: keyof typeof DEFAULT_RATE_LIMITS) =>
-    config.rateLimits?.[name] ?? DEFAULT_RATE_LIMITS[name]
-  const keySecret = vault.deriveKey('rate limit keys')
-  const limitLog = log.child({ component: 'rate-limits' })
-  const perMinute = (name: RateLimitName, points: number, leased = false) =>
-    store.rateLimiter({
-      name,
-      points,
-      durationSeconds: 60,
-      keySecret,
-      leased,
-      onRefused: () => metrics.rateLimited(name),
-      onStoreError: (error) =>
-        limitLog.warn(
-          { err: error, limit: name },
-          'rate limit counted in memory: the store failed',
-        ),
-    })
-  return {
-    registration: perMinute('registration', setting('registrationsPerMinute')),
-    token: perMinute('token', setting('tokenRequestsPerMinute')),
-    // On every tool call: points taken from the shared table in blocks.
-    toolCall: perMinute('tool_call', setting('toolCallsPerMinute'), true),
   }
 }
 

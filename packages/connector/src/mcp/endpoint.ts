@@ -1,45 +1,32 @@
-import { EventEmitter } from 'node:events'
 import { CONNECTIONS_PATH } from '../pages/connections-page.js'
 import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
   isJSONRPCResponse,
   type ClientCapabilities,
-  type McpServer,
-  type Server,
 } from '@modelcontextprotocol/server'
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { Logger } from 'pino'
+import { DEFAULT_APPROVAL_WAIT_SECONDS } from '../config/config.js'
 import { hostnameOfHeader } from '../config/loopback.js'
 import { bearerCors, bearerCorsInBrowsers } from '../http/cors.js'
-import type { StoreAwayReport } from '../store/away-report.js'
 import { readBodyText, TOO_LARGE } from '../http/request-body.js'
 import { SERVICE_NAMES, type ServiceName } from '../services/catalog.js'
-import type { ToolDefinition } from '../services/definition.js'
-import type { ProviderProfile } from '../services/profiles/index.js'
 import { SERVICE_TOOLS } from '../services/tools.js'
-import type { UpstreamApi } from '../upstream/index.js'
-import type { AuditTrail } from '../approval/audit.js'
-import type { Approvals } from '../approval/gate.js'
-import type { Channel } from '../store/open.js'
-import type { FairShares } from '../quotas/fair-shares.js'
-import type { RateLimiter } from '../store/rate-limits.js'
 import {
   isStoreUnreachable,
   STORE_AWAY_WORDS,
   STORE_RETRY_AFTER_SECONDS,
 } from '../store/unreachable.js'
-import type { Vault } from '../vault/vault.js'
 import { ApprovalStep } from './approval.js'
 import { requestStateCodec } from './asking.js'
-import { grantsScope, type McpAuthenticator } from './bearer.js'
+import { grantsScope } from './bearer.js'
 import type { PersonReach } from './device-wait.js'
 import type { RequestEnd } from './grant-access.js'
 import { serviceHandler } from './handler.js'
 import type { Answer } from './answer.js'
-import type { AnswerBox } from './answer-box.js'
-import type { McpEvents } from './events.js'
-import { LegacyQuestions } from './legacy-questions.js'
+import { AnswerBox } from './answer-box.js'
+import type { McpEndpointOptions, McpParts } from './mcp-parts.js'
+import { ANSWERS_CHANNEL, LegacyQuestions } from './legacy-questions.js'
 import { LegacySessions } from './legacy-sessions.js'
 import {
   RESOURCE_METADATA_CACHE,
@@ -47,7 +34,6 @@ import {
   resourceMetadataPath,
 } from './resource-metadata.js'
 import { ServiceViews } from './views.js'
-import type { StepMeter } from './steps/compose.js'
 import { ServiceTools } from './tools.js'
 
 /**
@@ -58,66 +44,30 @@ import { ServiceTools } from './tools.js'
  * that served an earlier one.
  */
 
-export interface McpEndpointDeps {
-  publicUrl: string
-  authenticator: McpAuthenticator
-  /** The provider's APIs, which the tools call, and where each call goes there. */
-  api: Pick<UpstreamApi, 'call'>
-  profile: ProviderProfile
-  /** The approval gate every change goes through, and the trail of changes sent. */
-  approvals: Approvals
-  audit: Pick<AuditTrail, 'record'>
-  /** Keys the state handed to clients with a question, and 2025-11-25 clients' sessions. */
-  vault: Vault
-  /**
-   * The channel between replicas that carries a 2025-11-25 client's answer to the replica that
-   * asked (legacy-questions.ts). Unset, such clients are sent to the approval page (tests).
-   */
-  answers?: Channel
-  /** How long such a question waits for its answer (tests; ANSWER_WAIT_MS otherwise). */
-  answerWaitMs?: number
-  /** Where such an answer waits for another replica (PostgreSQL); unset, the channel alone. */
-  answerBox?: AnswerBox
-  /**
-   * The person's devices, told of a change whose client cannot ask, and how long its call waits
-   * for their decision (device-wait.ts); unset, such a client gets the link at once.
-   */
-  reach?: PersonReach
-  /** The limit on tool calls per grant (tools.ts); unset, none (tests). */
-  toolCallLimit?: RateLimiter
-  /** Fair shares of the provider project's daily quotas (src/quotas); unset, none (tests). */
-  shares?: Pick<FairShares, 'admit'>
-  /** Where tool calls and approvals asked are told (events.ts), and what measures each step. */
-  events?: EventEmitter<McpEvents>
-  stepCosts?: StepMeter
-  /** Where a request that met the database away is told and said (store/away-report.ts). */
-  storeAway?: Pick<StoreAwayReport, 'request'>
-  log: Logger
-  /** Each service's tool definitions; SERVICE_TOOLS unless told (tests). */
-  tools?: Partial<Record<ServiceName, readonly ToolDefinition[]>>
-  /** Replaces the MCP server of every request (tests). */
-  serverFor?: (service: ServiceName) => McpServer | Server
-  version?: string
-}
-
 const mcpPath = (service: ServiceName) => `/${service}/mcp`
 
 /** The largest request body read; the SDK's own bound. */
 const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE
 
-export function mcpRoutes(deps: McpEndpointDeps) {
+export function mcpRoutes(connector: McpParts, options: McpEndpointOptions = {}) {
+  const parts = { ...connector, log: connector.log.child({ component: 'mcp' }) }
   const app = new Hono()
-  const allowed = new URL(deps.publicUrl)
-  const events = deps.events ?? new EventEmitter<McpEvents>()
-  const approval = new ApprovalStep(deps.approvals, deps.api, deps.profile, events, deps.reach)
-  const requestState = requestStateCodec(deps.vault)
-  const legacy = deps.answers && {
-    sessions: new LegacySessions(deps.vault),
+  const allowed = new URL(parts.config.publicUrl)
+  const events = parts.toolEvents
+  const reach: PersonReach = {
+    tell: (account, change) => parts.push.notifier.tell(account, change),
+    waitMs: 1000 * (parts.config.approvalWaitSeconds ?? DEFAULT_APPROVAL_WAIT_SECONDS),
+  }
+  const approval = new ApprovalStep(parts.approvals, parts.api, parts.profile, events, reach)
+  const requestState = requestStateCodec(parts.vault)
+  const legacy = {
+    sessions: new LegacySessions(parts.vault),
     questions: new LegacyQuestions(
-      deps.answers,
-      deps.log.child({ component: 'answers' }),
-      deps.answerWaitMs,
-      deps.answerBox,
+      parts.store.channel(ANSWERS_CHANNEL),
+      parts.log.child({ component: 'answers' }),
+      options.answerWaitMs,
+      // Replicas on one database: an answer for another waits in the store.
+      parts.store.engine === 'postgres' ? new AnswerBox(parts.store, parts.vault) : undefined,
     ),
   }
 
@@ -127,28 +77,28 @@ export function mcpRoutes(deps: McpEndpointDeps) {
     app.use(resourceMetadataPath(service), bearerCors)
     app.get(resourceMetadataPath(service), (c) => {
       c.header('Cache-Control', RESOURCE_METADATA_CACHE)
-      return c.json(resourceMetadata(deps.publicUrl, service))
+      return c.json(resourceMetadata(parts.config.publicUrl, service))
     })
 
-    const log = deps.log.child({ service })
-    const definitions = deps.tools?.[service] ?? SERVICE_TOOLS[service]
+    const log = parts.log.child({ service })
+    const definitions = options.tools?.[service] ?? SERVICE_TOOLS[service]
     const tools = new ServiceTools(definitions, {
-      api: deps.api,
-      profile: deps.profile,
+      api: parts.api,
+      profile: parts.profile,
       log,
       approval,
-      audit: deps.audit,
-      callLimit: deps.toolCallLimit,
-      shares: deps.shares,
+      audit: parts.audit,
+      callLimit: parts.limits.toolCall,
+      shares: parts.shares,
       events,
-      stepCosts: deps.stepCosts,
-      connectionsUrl: deps.publicUrl + CONNECTIONS_PATH,
+      stepCosts: parts.metrics.stepCosts,
+      connectionsUrl: parts.config.publicUrl + CONNECTIONS_PATH,
     })
     const handler = serviceHandler(service, tools, new ServiceViews(definitions), {
-      version: deps.version ?? '0.1.0',
+      version: options.version ?? '0.1.0',
       requestState,
       onerror: (error) => log.warn({ err: error }, 'MCP request refused'),
-      serverFor: deps.serverFor,
+      serverFor: options.serverFor,
       legacy,
     })
     app.all(mcpPath(service), ownHost, bearerCorsInBrowsers, async (c) => {
@@ -162,7 +112,7 @@ export function mcpRoutes(deps: McpEndpointDeps) {
 
     /** The database away for a moment: 503, a JSON-RPC error saying so, and when to retry. */
     const storeAway = (error: unknown) => {
-      deps.storeAway?.request('mcp', error)
+      parts.storeAway.request('mcp', error)
       const response = rpcError(503, STORE_AWAY_WORDS)
       response.headers.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS))
       return response
@@ -170,21 +120,21 @@ export function mcpRoutes(deps: McpEndpointDeps) {
 
     const serve = async (request: Request): Promise<Response> => {
       // Every scope of a service includes its read scope: this refuses no valid token.
-      const auth = await deps.authenticator.authenticate(request, service)
+      const auth = await parts.authenticator.authenticate(request, service)
       if (!auth.ok) return auth.response
       const body = await readBody(request)
       if ('refused' in body) return body.refused
       // The tool, and so the scope a call needs, is known only from the body.
       const needed = scopesNeeded(body.parsed, tools)
       const missing = needed.find((scope) => !grantsScope(service, auth.authInfo.scopes, scope))
-      if (missing !== undefined) return deps.authenticator.insufficientScope(service, missing)
+      if (missing !== undefined) return parts.authenticator.insufficientScope(service, missing)
       const { grant } = auth
       // A 2025-11-25 client's session, read where it matters: its answers to questions asked in
       // its own interface (to the request that asked them, on whichever replica), and its calls
       // of tools, which may ask.
-      const answers = legacy && answersIn(body.parsed)
+      const answers = answersIn(body.parsed)
       const session =
-        legacy && (answers || needed.length > 0)
+        answers || needed.length > 0
           ? legacy.sessions.read(request.headers.get('mcp-session-id'), grant.link.grantId)
           : undefined
       if (answers) {
@@ -199,10 +149,10 @@ export function mcpRoutes(deps: McpEndpointDeps) {
       // before anything was sent (503: try again); else the answer as it is.
       const ending = (end: RequestEnd) =>
         end.kind === 'revoked'
-          ? deps.authenticator.grantEnded(service, end.error.message)
+          ? parts.authenticator.grantEnded(service, end.error.message)
           : storeAway(end.error)
       if (grant.end) return ending(grant.end)
-      if (legacy && response.ok) {
+      if (response.ok) {
         const session = legacy.sessions.mint(grant.link.grantId, declaredAtInitialize(body.parsed))
         if (session) response.headers.set('Mcp-Session-Id', session)
       }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { approvalKey } from '../../src/approval/digest.js'
 import type { ApprovalRequest } from '../../src/approval/gate.js'
-import { FormTokens } from '../../src/auth/keys.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
 import { approvalFlow, escaped } from './flow.js'
 
@@ -255,7 +254,7 @@ function tokenFor(person: Person, ids: readonly string[]): string {
   const session = createHash('sha256')
     .update(cookie.slice(cookie.indexOf('=') + 1))
     .digest('hex')
-  return new FormTokens(suite.connector.parts.vault, 'approval').issue(
+  return suite.connector.parts.forms.approval.issue(
     `approve all ${session} ${ids.map(approvalKey).sort().join(' ')}`,
   )
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { expect } from 'vitest'
 import { approvalKey } from '../../src/approval/digest.js'
 import type { ApprovalRequest } from '../../src/approval/gate.js'
-import { FormTokens } from '../../src/auth/keys.js'
 import { csrfOf, type ConnectorHarness, type Person } from '../support/connector.js'
 
 /**
@@ -62,7 +61,7 @@ export function approvalFlow(suite: ConnectorHarness) {
       const session = createHash('sha256')
         .update(cookie.slice(cookie.indexOf('=') + 1))
         .digest('hex')
-      return new FormTokens(suite.connector.parts.vault, 'approval').issue(
+      return suite.connector.parts.forms.approval.issue(
         `approval ${session} ${approvalKey(approvalId)}`,
       )
     },

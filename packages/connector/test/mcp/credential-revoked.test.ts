@@ -2,7 +2,6 @@ import { McpServer } from '@modelcontextprotocol/server'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
 import { GrantRevokedError, type RequestGrant } from '../../src/mcp/grant-access.js'
 import { connectorForSuite, type Person } from '../support/connector.js'
@@ -161,17 +160,7 @@ describe('a credential revoked at the provider', () => {
       })
       return server
     }
-    const app = mcpRoutes({
-      profile: GENERIC_PROFILE,
-      publicUrl: suite.url,
-      authenticator: suite.connector.parts.authenticator,
-      api: suite.connector.parts.api,
-      approvals: suite.connector.parts.approvals,
-      audit: suite.connector.parts.audit,
-      vault: suite.connector.parts.vault,
-      log: pino({ level: 'silent' }),
-      serverFor: probe,
-    })
+    const app = mcpRoutes(suite.connector.parts, { serverFor: probe })
     const call = () =>
       app.request(`${suite.url}/tasks/mcp`, {
         method: 'POST',

@@ -1,4 +1,3 @@
-import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { mcpRoutes } from '../../src/mcp/endpoint.js'
 import { GENERIC_PROFILE } from '../../src/services/profiles/generic.js'
@@ -17,24 +16,20 @@ const listTaskLists = TASK_TOOLS.find((tool) => tool.name === 'list_task_lists')
 const needsFull = { ...listTaskLists, name: 'list_task_lists_full', scope: 'tasks' }
 
 function endpoint() {
-  const { authenticator, api, approvals, audit, vault } = suite.connector.parts
-  return mcpRoutes({
-    publicUrl: suite.url,
-    authenticator,
-    api,
-    approvals,
-    audit,
-    vault,
-    log: pino({ level: 'silent' }),
-    tools: { tasks: [listTaskLists, needsFull] },
-    profile: {
-      ...GENERIC_PROFILE,
-      operations: {
-        ...GENERIC_PROFILE.operations,
-        [needsFull.name]: GENERIC_PROFILE.operations.list_task_lists!,
+  const { parts } = suite.connector
+  return mcpRoutes(
+    {
+      ...parts,
+      profile: {
+        ...GENERIC_PROFILE,
+        operations: {
+          ...GENERIC_PROFILE.operations,
+          [needsFull.name]: GENERIC_PROFILE.operations.list_task_lists!,
+        },
       },
     },
-  })
+    { tools: { tasks: [listTaskLists, needsFull] } },
+  )
 }
 
 async function post(token: string, message: unknown) {

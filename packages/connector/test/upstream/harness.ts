@@ -10,7 +10,11 @@ import { openStore, type Store } from '../../src/store/open.js'
 import { Upstream } from '../../src/upstream/index.js'
 import { Vault } from '../../src/vault/vault.js'
 import type { sandboxForSuite } from '@countersign/sandbox/testing'
-import { consentForm, postForm } from '@countersign/sandbox/testing'
+import {
+  consentForm,
+  postForm,
+  requestsSince as sandboxRequestsSince,
+} from '@countersign/sandbox/testing'
 
 /** The connector's side of the tests: an Upstream against the suite's sandbox, and a person. */
 
@@ -106,20 +110,30 @@ export async function refreshWorks(sandbox: Sandbox, refreshToken: string) {
   return res.status === 200
 }
 
-/** The sandbox's request log from `since` (an earlier length) on. */
-export async function requestsSince(sandbox: Sandbox, since: number) {
-  const res = await sandbox.request<{ method: string; path: string; status: number }[]>(
-    'GET',
-    '/_sandbox/requests',
-  )
-  return res.body.slice(since).map(({ method, path, status }) => ({ method, path, status }))
+/** What the upstream client's tests read of a request the sandbox logged. */
+export interface LoggedCall {
+  method: string
+  path: string
+  status: number
 }
 
-export async function requestCount(sandbox: Sandbox) {
-  return (await requestsSince(sandbox, 0)).length
+/** The sandbox's request log from `since` (an earlier length) on; 0 for all of it. */
+export async function requestsSince(
+  sandbox: Pick<Sandbox, 'request'>,
+  since = 0,
+): Promise<LoggedCall[]> {
+  const log = await sandboxRequestsSince(sandbox, since)
+  return log.map(({ method, path, status }) => ({ method, path, status }))
 }
 
-export async function fault(sandbox: Sandbox, spec: Record<string, unknown>) {
+export const requestCount = async (sandbox: Pick<Sandbox, 'request'>) =>
+  (await requestsSince(sandbox)).length
+
+/** Queues a fault on the sandbox (`POST /_sandbox/faults`). */
+export async function fault(
+  sandbox: Pick<Sandbox, 'request'>,
+  spec: Record<string, unknown>,
+): Promise<void> {
   const res = await sandbox.request('POST', '/_sandbox/faults', { body: spec })
-  expect(res.status).toBe(200)
+  expect(res.status, res.text).toBe(200)
 }

@@ -10,7 +10,7 @@ export { providerError, sandboxForSuite, type ApiResponse } from './sandbox.js'
 export { newUser } from '../tasks/client.js'
 
 // The provider's request log, as the control API gives it, in the sandbox's own names.
-export { readRequestLog, type LoggedRequest } from './request-log.js'
+export { readRequestLog, requestsSince, type LoggedRequest } from './request-log.js'
 
 // The person's side of its consent page and account.
 export { authorizeUrl, consentForm, pkcePair, postForm, validParams } from '../auth/person.js'

@@ -10,7 +10,7 @@ import {
   grantFor,
   HoldingAgent,
   newUser,
-  requests,
+  requestsSince,
   TASKS,
 } from './harness.js'
 
@@ -58,7 +58,7 @@ describe('UpstreamApi: the breaker opens when the provider is down for everyone'
     expect(api.circuitStates().tasks).toBe('open')
 
     // Paused: a call of anyone, to any path of the provider, is refused and not sent.
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const paused = await apiError(api.call(listLists, await grantFor(sandbox, newUser())))
     expect(paused).toMatchObject({ kind: 'unavailable', retryAfterSeconds: PAUSE_SECONDS })
     expect(paused.message).toMatch(`paused its calls to it for ${PAUSE_SECONDS} s`)
@@ -80,7 +80,7 @@ describe('UpstreamApi: the breaker opens when the provider is down for everyone'
     expect(api.circuitStates().tasks).toBe('closed')
     expect((await api.call(listLists, bob)).status).toBe(200)
     // Of all these calls, the provider received the probe and the call after it.
-    expect(await requests(sandbox, since)).toEqual([
+    expect(await requestsSince(sandbox, since)).toEqual([
       { method: 'GET', path: `${TASKS}/lists`, status: 200 },
       { method: 'GET', path: `${TASKS}/lists`, status: 200 },
     ])

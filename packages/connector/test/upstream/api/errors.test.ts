@@ -9,7 +9,15 @@ import { errorForAnswer } from '../../../src/upstream/api/errors.js'
 import type { ApiCall } from '../../../src/upstream/api/index.js'
 import { MAX_RETRIES } from '../../../src/upstream/api/policy.js'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
-import { apiError, apiFor, fault, grantFor, newUser, requestCount, requests } from './harness.js'
+import {
+  apiError,
+  apiFor,
+  fault,
+  grantFor,
+  newUser,
+  requestCount,
+  requestsSince,
+} from './harness.js'
 
 const sandbox = sandboxForSuite()
 
@@ -55,7 +63,7 @@ describe("UpstreamApi: the provider's errors", () => {
   it('maps a 400 INVALID_ARGUMENT to invalid (maxResults=1000 on list tasks), without retrying', async () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const error = await apiError(
       api.call(
         {
@@ -71,7 +79,7 @@ describe("UpstreamApi: the provider's errors", () => {
     )
     expect(error).toMatchObject({ kind: 'invalid', status: 400, reason: 'invalid' })
     expect(error.providerMessage).toMatch(/maxResults/)
-    expect(await requests(sandbox, since)).toHaveLength(1)
+    expect(await requestsSince(sandbox, since)).toHaveLength(1)
   })
 
   it('maps a 400 FAILED_PRECONDITION to failed_precondition, keeping the reason', async () => {
@@ -275,7 +283,9 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         const error = await apiError(c.call('tasks', 'list_task_lists'))
         expect(error).toMatchObject({ kind, status: 403, reason })
         expect(error.quotaPeriod).toBe(period)
-        expect((await requests(sandbox, since)).map((r) => r.status)).toEqual(Array(sent).fill(403))
+        expect((await requestsSince(sandbox, since)).map((r) => r.status)).toEqual(
+          Array(sent).fill(403),
+        )
       },
     )
 
@@ -303,7 +313,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         status: 403,
         reason: 'insufficientPermissions',
       })
-      expect(await requests(sandbox, since)).toHaveLength(2)
+      expect(await requestsSince(sandbox, since)).toHaveLength(2)
     })
 
     // Analytics Data is a One Platform API: the reason is an ErrorInfo in details.
@@ -324,7 +334,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         /Google Analytics Data API has not been used .* disabled/,
       )
       expect(error.apiTitle).toBe('Google Analytics Data API')
-      expect(await requests(sandbox, since)).toHaveLength(1)
+      expect(await requestsSince(sandbox, since)).toHaveLength(1)
     })
 
     // Google's link is passed on only under the Google profile, whose console it is.
@@ -346,7 +356,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
             ? 'https://console.developers.google.com/apis/api/analyticsadmin.googleapis.com/overview?project=0'
             : undefined,
         )
-        expect(await requests(sandbox, since)).toHaveLength(1)
+        expect(await requestsSince(sandbox, since)).toHaveLength(1)
       } finally {
         await sandbox.request('POST', '/_sandbox/apis', { body: { disabled: [] } })
       }
@@ -393,7 +403,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
             expect(error.providerMessage).toBe(
               `Exhausted property tokens per ${period} for this property.`,
             )
-            expect(await requests(sandbox, since)).toEqual([
+            expect(await requestsSince(sandbox, since)).toEqual([
               { method: 'POST', path: c.pathOn('analytics', 'run_report', property), status: 429 },
             ])
           }
@@ -540,7 +550,7 @@ describe('what a 403 or a 429 says beyond its status (Google’s usage limits)',
         expect(error.quotaPeriod).toBe(exhausted ? 'day' : undefined)
         expect(error.providerMessage).toMatch(words)
         const sent = exhausted ? 1 : 1 + MAX_RETRIES
-        expect((await requests(sandbox, since)).map((r) => r.status)).toEqual(
+        expect((await requestsSince(sandbox, since)).map((r) => r.status)).toEqual(
           Array(sent).fill(status),
         )
       },

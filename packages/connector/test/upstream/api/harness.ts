@@ -18,11 +18,7 @@ import type { sandboxForSuite } from '@countersign/sandbox/testing'
 
 export type Sandbox = ReturnType<typeof sandboxForSuite>
 
-export interface LoggedRequest {
-  method: string
-  path: string
-  status: number
-}
+export { fault, requestCount, requestsSince } from '../harness.js'
 
 export function apiFor(sandbox: Sandbox, deps: Partial<UpstreamApiDeps> = {}): UpstreamApi {
   return new UpstreamApi({
@@ -51,23 +47,6 @@ export async function grantFor(
     person: user,
   }
 }
-
-/** Queues a fault on the sandbox (`POST /_sandbox/faults`). */
-export async function fault(
-  sandbox: Pick<Sandbox, 'request'>,
-  spec: Record<string, unknown>,
-): Promise<void> {
-  const res = await sandbox.request('POST', '/_sandbox/faults', { body: spec })
-  expect(res.status, res.text).toBe(200)
-}
-
-/** The sandbox's request log; give `since` (an earlier length) for the requests after it. */
-export async function requests(sandbox: Sandbox, since = 0): Promise<LoggedRequest[]> {
-  const res = await sandbox.request<LoggedRequest[]>('GET', '/_sandbox/requests')
-  return res.body.slice(since).map(({ method, path, status }) => ({ method, path, status }))
-}
-
-export const requestCount = async (sandbox: Sandbox) => (await requests(sandbox)).length
 
 /** The UpstreamApiError a promise rejects with (fails the test on anything else). */
 export async function apiError(promise: Promise<unknown>): Promise<UpstreamApiError> {

@@ -4,7 +4,15 @@ import { sandboxForSuite } from '@countersign/sandbox/testing'
 import { GOOGLE_PROFILE } from '../../../src/services/profiles/google.js'
 import { GENERIC_PROFILE } from '../../../src/services/profiles/generic.js'
 import { RequestTargets } from '../../../src/upstream/api/request.js'
-import { apiError, apiFor, capturedLog, grantFor, newUser, requests, TASKS } from './harness.js'
+import {
+  apiError,
+  apiFor,
+  capturedLog,
+  grantFor,
+  newUser,
+  requestsSince,
+  TASKS,
+} from './harness.js'
 
 const sandbox = sandboxForSuite()
 
@@ -54,7 +62,7 @@ describe('UpstreamApi: requests and answers', () => {
   it('sends each path parameter as one percent-encoded segment', async () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const error = await apiError(
       api.call(
         {
@@ -68,7 +76,7 @@ describe('UpstreamApi: requests and answers', () => {
       ),
     )
     expect(error.kind).toBe('not_found')
-    expect(await requests(sandbox, since)).toEqual([
+    expect(await requestsSince(sandbox, since)).toEqual([
       {
         method: 'GET',
         path: `${TASKS}/lists/sc-domain%3Aexample.com/tasks/https%3A%2F%2Fwww.example.com%2F`,
@@ -141,7 +149,7 @@ describe('UpstreamApi: requests and answers', () => {
   it('refuses path parameters that cannot be one segment, before sending anything', async () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     for (const task of ['', '.', '..', 'bad\uD800']) {
       const error = await apiError(
         api.call(
@@ -158,7 +166,7 @@ describe('UpstreamApi: requests and answers', () => {
       expect(error.kind).toBe('invalid')
       expect(error.message).toContain('"task"')
     }
-    expect(await requests(sandbox, since)).toEqual([])
+    expect(await requestsSince(sandbox, since)).toEqual([])
   })
 
   it('round-trips any path parameter: the provider sees exactly its encoding, and the call never crashes', async () => {
@@ -186,7 +194,7 @@ describe('UpstreamApi: requests and answers', () => {
       fc.asyncProperty(
         fc.oneof(fc.string({ unit: 'binary', minLength: 1 }), tricky),
         async (task) => {
-          const since = (await requests(sandbox)).length
+          const since = (await requestsSince(sandbox)).length
           const error = await apiError(
             api.call(
               {
@@ -200,7 +208,7 @@ describe('UpstreamApi: requests and answers', () => {
             ),
           )
           expect(['not_found', 'invalid']).toContain(error.kind)
-          const sent = await requests(sandbox, since)
+          const sent = await requestsSince(sandbox, since)
           if (task === '.' || task === '..' || !wellFormed(task)) {
             expect(sent).toEqual([])
           } else {

@@ -5,7 +5,7 @@ import { MAX_RETRIES } from '../../../src/upstream/api/policy.js'
 import { pino } from 'pino'
 import { Agent } from 'undici'
 import { sandboxForSuite } from '@countersign/sandbox/testing'
-import { apiError, apiFor, fault, grantFor, newUser, requests, TASKS } from './harness.js'
+import { apiError, apiFor, fault, grantFor, newUser, requestsSince, TASKS } from './harness.js'
 
 const sandbox = sandboxForSuite()
 
@@ -31,7 +31,7 @@ const TASKS_OF_DEFAULT = `${TASKS}/lists/%40default/tasks`
  */
 async function logged(since: number, expected: unknown[]) {
   await expect
-    .poll(async () => requests(sandbox, since), { timeout: 20_000, interval: 50 })
+    .poll(async () => requestsSince(sandbox, since), { timeout: 20_000, interval: 50 })
     .toEqual(expected)
 }
 
@@ -49,12 +49,12 @@ describe('UpstreamApi: retries within one deadline', () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, status: 429, retryAfter: 1 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const started = performance.now()
     const result = await api.call(listLists, grant)
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_000)
     expect(result.status).toBe(200)
-    expect(await requests(sandbox, since)).toEqual([
+    expect(await requestsSince(sandbox, since)).toEqual([
       { method: 'GET', path: LISTS, status: 429 },
       { method: 'GET', path: LISTS, status: 200 },
     ])
@@ -66,21 +66,21 @@ describe('UpstreamApi: retries within one deadline', () => {
     const api = apiFor(sandbox, { deadlineMs: 600_000 })
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, status: 429, retryAfter: 3_600 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const error = await apiError(api.call(listLists, grant))
     expect(error).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterSeconds: 3_600 })
     expect(error.providerMessage).toMatch(/rate limit/i)
-    expect(await requests(sandbox, since)).toHaveLength(1)
+    expect(await requestsSince(sandbox, since)).toHaveLength(1)
   })
 
   it('retries a read through two 503s', async () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, status: 503, times: 2 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const result = await api.call(listLists, grant)
     expect(result.status).toBe(200)
-    expect((await requests(sandbox, since)).map((r) => r.status)).toEqual([503, 503, 200])
+    expect((await requestsSince(sandbox, since)).map((r) => r.status)).toEqual([503, 503, 200])
   })
 
   it('gives up on a read that only gets 503s with unavailable, within the deadline', async () => {
@@ -91,7 +91,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     // A path of its own, so that the faults this call leaves unused touch no other test.
     const path = `${TASKS}/lists/always-503`
     await fault(sandbox, { match: { method: 'GET', path }, status: 503, retryAfter: 1, times: 100 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const started = performance.now()
     const error = await apiError(
       api.call(
@@ -108,7 +108,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     expect(error).toMatchObject({ kind: 'unavailable', status: 503 })
     // Sent again only after the provider's Retry-After.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_000)
-    const sent = await requests(sandbox, since)
+    const sent = await requestsSince(sandbox, since)
     expect(sent.length).toBeGreaterThanOrEqual(2)
     // Fewer than the retry budget allows: the deadline ended it.
     expect(sent.length).toBeLessThan(1 + MAX_RETRIES)
@@ -119,7 +119,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     const api = apiFor(sandbox, { deadlineMs: 300 })
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, delayMs: 2_000 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const started = performance.now()
     const error = await apiError(api.call(listLists, grant))
     // Cut off: the provider's answer, 2 s later, would have been the lists.
@@ -134,11 +134,11 @@ describe('UpstreamApi: retries within one deadline', () => {
     const user = newUser()
     const grant = await grantFor(sandbox, user)
     await fault(sandbox, { match: { method: 'POST', path: TASKS_OF_DEFAULT }, reset: 'after' })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const error = await apiError(api.call(createTask('Exactly once'), grant))
     expect(error.kind).toBe('outcome_unknown')
     expect(error.message).toMatch(/may or may not have been made/)
-    expect(await requests(sandbox, since)).toEqual([
+    expect(await requestsSince(sandbox, since)).toEqual([
       { method: 'POST', path: TASKS_OF_DEFAULT, status: 0 },
     ])
     const tasks = await sandbox.request('GET', '/tasks/v1/lists/@default/tasks', {
@@ -159,7 +159,7 @@ describe('UpstreamApi: retries within one deadline', () => {
     })
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'POST', path: TASKS_OF_DEFAULT }, delayMs: 2_000 })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const error = await apiError(api.call(createTask('Slow'), grant))
     // Cut off: the provider's answer, 2 s later, would have been the task made.
     expect(error.kind).toBe('outcome_unknown')
@@ -174,10 +174,10 @@ describe('UpstreamApi: retries within one deadline', () => {
     const grant = await grantFor(sandbox, newUser())
     for (const status of [500, 504]) {
       await fault(sandbox, { match: { method: 'POST', path: TASKS_OF_DEFAULT }, status })
-      const since = (await requests(sandbox)).length
+      const since = (await requestsSince(sandbox)).length
       const error = await apiError(api.call(createTask('Maybe'), grant))
       expect(error).toMatchObject({ kind: 'outcome_unknown', status })
-      expect(await requests(sandbox, since)).toHaveLength(1)
+      expect(await requestsSince(sandbox, since)).toHaveLength(1)
     }
   })
 
@@ -191,20 +191,20 @@ describe('UpstreamApi: retries within one deadline', () => {
       status: 429,
       retryAfter: 0,
     })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const result = await api.call(createTask('Refused twice, then made'), grant)
     expect(result.status).toBe(200)
-    expect((await requests(sandbox, since)).map((r) => r.status)).toEqual([503, 429, 200])
+    expect((await requestsSince(sandbox, since)).map((r) => r.status)).toEqual([503, 429, 200])
   })
 
   it('retries a read whose connection was dropped before it was handled', async () => {
     const api = apiFor(sandbox)
     const grant = await grantFor(sandbox, newUser())
     await fault(sandbox, { match: { method: 'GET', path: LISTS }, reset: true })
-    const since = (await requests(sandbox)).length
+    const since = (await requestsSince(sandbox)).length
     const result = await api.call(listLists, grant)
     expect(result.status).toBe(200)
-    expect((await requests(sandbox, since)).map((r) => r.status)).toEqual([0, 200])
+    expect((await requestsSince(sandbox, since)).map((r) => r.status)).toEqual([0, 200])
   })
 
   it('sends a create again when the connection was refused (it never left), then says unavailable', async () => {

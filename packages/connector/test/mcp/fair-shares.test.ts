@@ -89,7 +89,9 @@ it('a runaway loop stops at its share; the others never notice', async () => {
   expect(gauge(after, 'countersign_quota_share')).toBe(SHARE)
   // Once this replica has added its counts: the whole quota, spent by three people's shares.
   await suite.connector.parts.shares.flush()
-  await expect.poll(async () => gauge(await scrape(), 'countersign_quota_spent')).toBe(QUOTA)
+  await expect
+    .poll(async () => gauge(await scrape(), 'countersign_quota_spent'), { timeout: 20_000 })
+    .toBe(QUOTA)
   // The operator's log said so once, in figures and never a person's name or token.
   const warned = lines.filter((line) => /of today's Tasks queries/.test(line))
   expect(warned).toHaveLength(1)

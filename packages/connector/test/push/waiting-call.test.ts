@@ -120,7 +120,7 @@ describe('a change whose client cannot ask, for a person with a device', () => {
       { onprogress: (update) => progress.push(update) },
     )
     const [delivered] = await deliveredTo(pushService, p.phone!)
-    await expect.poll(() => progress.length).toBeGreaterThan(0)
+    await expect.poll(() => progress.length, { timeout: 20_000 }).toBeGreaterThan(0)
     expect(progress[0]!.message).toBe('Waiting for the person to approve on their device')
     const id = pushedApproval(delivered!)
     const shown = await notificationOf(p.person, suite.url, id)

@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { checkPage, chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
+import {
+  BROWSER_WAIT,
+  checkPage,
+  chromiumForSuite,
+  realBrowserAvailable,
+} from '../support/browser.js'
 import {
   connectorForSuite,
   mcpClientWithToken,
@@ -64,9 +69,7 @@ describe.skipIf(!browserAvailable)('the choice of what a grant covers (Chromium)
 
     await page.getByLabel('Find a property').fill('client7 shop12')
     await page.getByRole('button', { name: 'Find' }).click()
-    await expect
-      .poll(() => page.locator('input[name="resource"]').count(), { timeout: 20_000 })
-      .toBe(1)
+    await expect.poll(() => page.locator('input[name="resource"]').count(), BROWSER_WAIT).toBe(1)
     expect(await page.getByText('1 of 202 properties match').isVisible()).toBe(true)
     await page.getByRole('checkbox', { name: /shop12\.client7\.example/ }).check()
     const landed = receiver.next()

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, CHROMIUM_ARGS, checkPage, realBrowserAvailable } from '../support/browser.js'
+import {
+  BROWSER_WAIT,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  checkPage,
+  realBrowserAvailable,
+} from '../support/browser.js'
 import {
   approvalFlow,
   assistantV1,
@@ -123,16 +129,10 @@ async function turnOnFromThePage(page: Page) {
     .poll(async () => {
       await page.clock.runFor(5_000)
       return status.innerText()
-    }, IN_THE_BROWSER)
+    }, BROWSER_WAIT)
     .not.toBe('')
   return { button, status: await status.innerText() }
 }
-
-/**
- * How long a wait on the browser may last: the worker fetches what it shows from the connector,
- * which on a loaded machine takes far longer than a poll's default second.
- */
-const IN_THE_BROWSER = { timeout: 20_000 }
 
 /** Registers a device of `service`'s for the signed-in person, posted as the page's script does. */
 async function registerDevice(page: Page, service: PushService): Promise<TestDevice> {
@@ -184,7 +184,7 @@ describe.skipIf(!browserAvailable)('notifications on the person’s device (Chro
       )
       expect(await button.isEnabled()).toBe(true)
       // The script registered the connector's worker, for the whole origin.
-      await expect.poll(() => workers.of(`${suite.url}/`), IN_THE_BROWSER).toBeDefined()
+      await expect.poll(() => workers.of(`${suite.url}/`), BROWSER_WAIT).toBeDefined()
       const [worker] = context.serviceWorkers()
       expect(worker!.url()).toBe(`${suite.url}/service-worker.js`)
       const phone = await registerDevice(page, pushService)
@@ -217,7 +217,7 @@ describe.skipIf(!browserAvailable)('notifications on the person’s device (Chro
             }),
           ),
         )
-      await expect.poll(async () => (await shown()).length, IN_THE_BROWSER).toBe(1)
+      await expect.poll(async () => (await shown()).length, BROWSER_WAIT).toBe(1)
       const [notification] = await shown()
       // The worker read the change's words with the browser's own session.
       expect(notification).toMatchObject({
@@ -259,7 +259,7 @@ describe.skipIf(!browserAvailable)('notifications on the person’s device (Chro
       )
       // The notification is replaced by the word that it was approved.
       await expect
-        .poll(async () => (await shown()).map((n) => `${n.tag} ${n.title}`), IN_THE_BROWSER)
+        .poll(async () => (await shown()).map((n) => `${n.tag} ${n.title}`), BROWSER_WAIT)
         .toEqual([`${id} Approved`])
       await assistant.close()
     } finally {

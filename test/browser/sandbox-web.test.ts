@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
+import { BROWSER_WAIT, chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
 import { newUser, sandboxForSuite } from '@countersign/sandbox/testing'
 
 /** Debian's Chromium, driven by playwright-core: what a person's browser does with the web view. */
@@ -24,7 +24,7 @@ describe.skipIf(!browserAvailable)('the web view in a real browser (Chromium)', 
     await page.waitForURL(target.webViewLink)
 
     await expect
-      .poll(() => page.textContent('body'), { timeout: 20_000 })
+      .poll(() => page.textContent('body'), BROWSER_WAIT)
       .toContain(`Signed in as ${user.name}`)
     const highlighted = page.locator(`#task-${target.id}`)
     expect(await highlighted.getAttribute('class')).toContain('target')

@@ -4,7 +4,12 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import { isoDay, pacificNow } from '@countersign/sandbox/testing'
 import type { Browser, Frame } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { chromiumForSuite, realBrowserAvailable } from '../support/browser.js'
+import {
+  BROWSER_WAIT,
+  chromiumForSuite,
+  realBrowserAvailable,
+  SCREENSHOTS,
+} from '../support/browser.js'
 import { openView } from '../support/view-host.js'
 import { connectorForSuite, serviceTools } from '@countersign/connector/testing'
 
@@ -24,10 +29,7 @@ const suite = connectorForSuite()
 const search = serviceTools(suite, 'search', 'viewer')
 const analytics = serviceTools(suite, 'analytics', 'viewer-ga')
 
-const SCREENSHOTS = '.tmp/screenshots'
 const LOCALE = 'en-GB'
-/** How long a view may take to follow a key or the host's theme: no machine comes near it. */
-const FOLLOWED = { timeout: 20_000 }
 
 interface Shown {
   name: string
@@ -195,7 +197,7 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     await expect
       .poll(
         () => frame.getByRole('button', { name: /^Total clicks/ }).getAttribute('aria-pressed'),
-        FOLLOWED,
+        BROWSER_WAIT,
       )
       .toBe('false')
     expect(await pixels(frame, 1)).toBe(0)
@@ -207,12 +209,12 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     const last = rows.at(-1)!
     const lastDay = dayMonth.format(new Date(`${last[0]}T00:00:00Z`))
     await expect
-      .poll(() => frame.locator('.readout').innerText(), FOLLOWED)
+      .poll(() => frame.locator('.readout').innerText(), BROWSER_WAIT)
       .toBe(`${lastDay}: Impressions ${nf.format(last[2] as number)}`)
     await frame.page().keyboard.press('Home')
     const firstDay = dayMonth.format(new Date(`${rows[0]![0]}T00:00:00Z`))
     await expect
-      .poll(() => frame.locator('.readout').innerText(), FOLLOWED)
+      .poll(() => frame.locator('.readout').innerText(), BROWSER_WAIT)
       .toMatch(`${firstDay}: `)
 
     await frame.getByRole('button', { name: 'Table' }).click()
@@ -295,7 +297,7 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
           sources.frame
             .getByRole('button', { name: 'Average session duration' })
             .getAttribute('aria-pressed'),
-        FOLLOWED,
+        BROWSER_WAIT,
       )
       .toBe('true')
     await sources.close()
@@ -325,7 +327,7 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     await minutes.frame.page().keyboard.press('End')
     const now = shown['realtime-by-minute']!.table.rows.find((row) => row[0] === '00')
     await expect
-      .poll(() => minutes.frame.locator('.readout').innerText(), FOLLOWED)
+      .poll(() => minutes.frame.locator('.readout').innerText(), BROWSER_WAIT)
       .toBe(`now: Active users ${nf.format((now?.[1] as number) ?? 0)}`)
     await minutes.close()
 
@@ -383,10 +385,10 @@ describe.skipIf(!browserAvailable)('the views in a real browser (Chromium)', () 
     const light = await pixels(frame, 1)
     await page.evaluate(() => window.setTheme('dark'))
     await expect
-      .poll(() => frame.evaluate(() => document.documentElement.dataset.theme), FOLLOWED)
+      .poll(() => frame.evaluate(() => document.documentElement.dataset.theme), BROWSER_WAIT)
       .toBe('dark')
     // The lines are drawn again in the dark palette's colours.
-    await expect.poll(() => pixels(frame, 1), FOLLOWED).toBeGreaterThan(100)
+    await expect.poll(() => pixels(frame, 1), BROWSER_WAIT).toBeGreaterThan(100)
     expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
       'rgb(30, 31, 34)',
     )

@@ -54,6 +54,13 @@ export function chromiumForSuite(): { readonly browser: Browser } {
   }
 }
 
+/**
+ * How long a wait on the browser may last (a poll's option): a page or a worker that fetches from
+ * the connector, or follows a key, takes far longer on a loaded machine than a poll's default
+ * second, and nothing comes near this.
+ */
+export const BROWSER_WAIT = { timeout: 20_000 }
+
 /** Where the pages' screenshots are kept, for people to look at (never compared by pixel). */
 export const SCREENSHOTS = '.tmp/screenshots'
 /** A phone's width and a desktop's. */

@@ -34,15 +34,13 @@ export function accountPage(parts: AccountParts) {
       status,
     })
 
-  const notificationsOffer = notificationsOfferOf(parts)
-
   async function signedIn(c: Context, session: PersonSession, message?: string) {
     return signedInPage(c, {
       subject: session.subject,
       connections: await connections.of(session.subject),
       csrf: sessionToken(session),
       message: message ?? c.req.query('saved'),
-      notifications: notificationsOffer(session),
+      notifications: notificationsOfferFor(parts, session),
       devices: parts.push && (await parts.push.devices.list(session.subject)),
     })
   }
@@ -64,7 +62,6 @@ export function accountPage(parts: AccountParts) {
     sessionTokenIsGood,
     signedOut,
     signedIn,
-    notificationsOffer,
     refused,
     formOf,
     /** The words of a refusal every group may give. */
@@ -84,10 +81,11 @@ export const signInFor = (
 ) => new SignIn(parts.upstream, parts.forms.connections, parts.config.publicUrl, pagePath)
 
 /** The button that turns notifications on for this device, with its post's token. */
-export const notificationsOfferOf =
-  (parts: Pick<AccountParts, 'push' | 'forms'>) =>
-  (session: PersonSession): NotificationsOffer | undefined =>
-    parts.push && {
-      publicKey: parts.push.publicKey,
-      csrf: parts.forms.connections.issue(devicesToken(session)),
-    }
+export const notificationsOfferFor = (
+  parts: Pick<AccountParts, 'push' | 'forms'>,
+  session: PersonSession,
+): NotificationsOffer | undefined =>
+  parts.push && {
+    publicKey: parts.push.publicKey,
+    csrf: parts.forms.connections.issue(devicesToken(session)),
+  }

@@ -6,7 +6,7 @@ import { SERVICES, type ServiceName } from '../services/catalog.js'
 import { toolDefinition } from '../services/tools.js'
 import { approvalKey } from './digest.js'
 import type { WaitingChange } from './gate.js'
-import { notificationsOfferOf } from '../account/page-context.js'
+import { notificationsOfferFor } from '../account/page-context.js'
 import type { ApprovalPagesParts } from './pages-parts.js'
 
 /**
@@ -75,6 +75,6 @@ export async function waitingPage(
         : undefined,
     message,
     status,
-    notifications: notificationsOfferOf(parts)(session),
+    notifications: notificationsOfferFor(parts, session),
   })
 }

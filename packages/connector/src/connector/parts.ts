@@ -44,9 +44,8 @@ import { PROFILES, type ProviderProfile } from '../services/profiles/index.js'
 import type { StoreAwayReport } from '../store/away-report.js'
 import type { Store } from '../store/open.js'
 import type { RateLimiter } from '../store/rate-limits.js'
-import { Upstream, UpstreamApi } from '../upstream/index.js'
+import { Upstream, UpstreamApi, type BreakerOptions } from '../upstream/index.js'
 import type { Vault } from '../vault/vault.js'
-import type { BreakerOptions } from '../upstream/index.js'
 
 /**
  * The parts of a running connector: one context, made once at start (`assemble`) and passed whole
